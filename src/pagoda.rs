@@ -1,0 +1,446 @@
+//! Pagoda functions: exact weights σ^e, the highest reachable level, lower bounds on army size.
+//!
+//! Every pagoda function of the paper is a graph distance plus a constant: Figures 3, 4, 5a
+//! and 5b are the distance from the target along jump directions (Manhattan, king-move,
+//! hexagonal, row); the improved functions of Figures 6a and 7a are one plus the distance
+//! from the cell d that the last jump passes over (2d over d into the target), and Figure 7b
+//! is the same with one edge of Pablito's triangle at exponent ∞ (weight 0). So a
+//! [`Pagoda`] is a source cell, an offset and an optional blind line, and its exponents come
+//! from a breadth-first search on the lattice: no exponent table is typed in.
+//!
+//! The pagoda condition σ^a + σ^b >= σ^c is checked exactly for every jump in the window
+//! ([`Pagoda::check`]), together with the jump types of the paper's Table 4 that occur.
+
+use crate::geometry::{Army, Cell, Lattice};
+use crate::golden::Golden;
+use std::collections::{BTreeSet, VecDeque};
+
+/// Half-width of the square window the exponents are computed in. Exponents are exact for
+/// every cell of the window; counts per exponent are exact up to `trusted_exponent()`.
+const RADIUS: i32 = 72;
+
+/// A pagoda function on one lattice: exponent(c) = offset + distance(source, c), or ∞ on
+/// blind cells.
+#[derive(Clone, Debug)]
+pub struct Pagoda {
+    pub source: Cell,
+    pub offset: i32,
+    /// Direction of a line through the target whose cells weigh 0 (Figure 7b).
+    pub blind: Option<Cell>,
+    pub lattice: Lattice,
+    grid: Vec<Option<i32>>,
+}
+
+impl Pagoda {
+    /// The standard function: distance from the target (Figures 3, 4, 5a, 5b).
+    pub fn standard(lattice: &Lattice) -> Pagoda {
+        Pagoda::build(lattice, (0, 0), 0, None)
+    }
+
+    /// One plus the distance from d: the position {d, 2d} before a last jump along d weighs
+    /// σ + σ² = 1 (Figures 6a, 7a; Figure 3 for Conway's vertical d).
+    pub fn improved(lattice: &Lattice, d: Cell) -> Pagoda {
+        Pagoda::build(lattice, d, 1, None)
+    }
+
+    /// The paper's improved function for an army and a last jump d: as [`Pagoda::improved`],
+    /// and for Pablito the edge along the mirror image of d weighs 0 (Figure 7b).
+    pub fn paper_improved(army: Army, d: Cell) -> Pagoda {
+        let lattice = army.lattice();
+        let blind = army.improved_has_blind_edge().then(|| lattice.reflect(d));
+        Pagoda::build(&lattice, d, 1, blind)
+    }
+
+    fn build(lattice: &Lattice, source: Cell, offset: i32, blind: Option<Cell>) -> Pagoda {
+        let side = (2 * RADIUS + 1) as usize;
+        let mut grid = vec![None; side * side];
+        let is_blind = |c: Cell| blind.is_some_and(|b| on_line(b, c));
+        let index = |(x, y): Cell| ((y + RADIUS) as usize) * side + (x + RADIUS) as usize;
+        let inside = |(x, y): Cell| x.abs() <= RADIUS && y.abs() <= RADIUS;
+        let mut queue = VecDeque::new();
+        if lattice.contains(source) && !is_blind(source) {
+            grid[index(source)] = Some(offset);
+            queue.push_back(source);
+        }
+        while let Some(c) = queue.pop_front() {
+            let e = grid[index(c)].unwrap();
+            for &(dx, dy) in &lattice.directions {
+                let n = (c.0 + dx, c.1 + dy);
+                if inside(n) && lattice.contains(n) && !is_blind(n) && grid[index(n)].is_none() {
+                    grid[index(n)] = Some(e + 1);
+                    queue.push_back(n);
+                }
+            }
+        }
+        Pagoda {
+            source,
+            offset,
+            blind,
+            lattice: lattice.clone(),
+            grid,
+        }
+    }
+
+    /// Exponents up to this value are complete within the window (all such cells lie in it).
+    pub fn trusted_exponent(&self) -> i32 {
+        self.offset + RADIUS - self.source.0.abs().max(self.source.1.abs()) - 4
+    }
+
+    /// The exponent of a cell; None for ∞ (blind, or not a lattice cell).
+    pub fn exponent(&self, (x, y): Cell) -> Option<i32> {
+        assert!(
+            x.abs() <= RADIUS && y.abs() <= RADIUS,
+            "cell ({x},{y}) is outside the pagoda window"
+        );
+        let side = (2 * RADIUS + 1) as usize;
+        self.grid[((y + RADIUS) as usize) * side + (x + RADIUS) as usize]
+    }
+
+    pub fn weight(&self, c: Cell) -> Golden {
+        Golden::weight(self.exponent(c))
+    }
+
+    /// Loss of a jump: w(from) + w(over) − w(to), exact.
+    pub fn loss(&self, from: Cell, over: Cell, to: Cell) -> Golden {
+        self.weight(from) + self.weight(over) - self.weight(to)
+    }
+
+    /// Start cells (rows y >= level) counted by exponent, exactly, with the linear tail.
+    pub fn start_profile(&self, level: i32) -> Profile {
+        let top = self.trusted_exponent();
+        let mut counts = vec![0u64; (top + 1).max(0) as usize];
+        for y in level.max(-RADIUS)..=RADIUS {
+            for x in -RADIUS..=RADIUS {
+                if let Some(e) = self.exponent((x, y))
+                    && e <= top
+                {
+                    counts[e as usize] += 1;
+                }
+            }
+        }
+        Profile::with_linear_tail(counts)
+    }
+
+    /// Checks the pagoda condition for every jump in the window and reports which of the
+    /// paper's Table 4 jump types occur; see [`PagodaCheck`].
+    pub fn check(&self) -> Result<PagodaCheck, String> {
+        let mut types = BTreeSet::new();
+        let mut lossy_landing_ok = true;
+        let mut loss_gap_ok = true;
+        let r = self.trusted_exponent().min(RADIUS - 2);
+        for y in -r..=r {
+            for x in -r..=r {
+                let from = (x, y);
+                for &(dx, dy) in &self.lattice.directions {
+                    let over = (x + dx, y + dy);
+                    let to = (x + 2 * dx, y + 2 * dy);
+                    if !self.lattice.is_jump(from, over, to) {
+                        continue;
+                    }
+                    let loss = self.loss(from, over, to);
+                    if loss.signum() < 0 {
+                        return Err(format!(
+                            "jump {from:?} over {over:?} into {to:?} gains weight: not a pagoda function"
+                        ));
+                    }
+                    let (Some(a), Some(b), Some(c)) =
+                        (self.exponent(from), self.exponent(over), self.exponent(to))
+                    else {
+                        continue;
+                    };
+                    let top = a.max(b).max(c);
+                    types.insert(jump_type(a, b, c));
+                    // Notes §3: landing on the highest exponent of the jump loses >= σ^top.
+                    if c == top && loss < Golden::pow(top) {
+                        lossy_landing_ok = false;
+                    }
+                    // Proposition 1(1): a jump loses nothing or at least σ^top.
+                    if !loss.is_zero() && loss < Golden::pow(top) {
+                        loss_gap_ok = false;
+                    }
+                }
+            }
+        }
+        Ok(PagodaCheck {
+            types,
+            lossy_landing_ok,
+            loss_gap_ok,
+        })
+    }
+}
+
+fn on_line(b: Cell, c: Cell) -> bool {
+    // c = t·b for an integer t.
+    b.0 * c.1 == b.1 * c.0 && (c.0 * b.0 + c.1 * b.1) % (b.0 * b.0 + b.1 * b.1) == 0
+}
+
+/// What [`Pagoda::check`] found.
+#[derive(Clone, Debug)]
+pub struct PagodaCheck {
+    /// Table 4 types that occur (e.g. "1.3.1").
+    pub types: BTreeSet<&'static str>,
+    /// Every jump landing on its own highest exponent a loses at least σ^a.
+    pub lossy_landing_ok: bool,
+    /// Every jump loses 0 or at least σ^a (Proposition 1, needs no type 1.2.1).
+    pub loss_gap_ok: bool,
+}
+
+/// The Table 4 type of a jump with exponents (from, over, to), read in whichever direction
+/// matches the table.
+pub fn jump_type(x: i32, y: i32, z: i32) -> &'static str {
+    let a = x.max(y).max(z);
+    let pattern = |p: (i32, i32, i32)| (x, y, z) == p || (z, y, x) == p;
+    let table: [((i32, i32, i32), &str); 8] = [
+        ((a, a, a), "1.1.1"),
+        ((a, a, a - 1), "1.2.1"),
+        ((a, a - 1, a), "1.2.2"),
+        ((a, a - 1, a - 1), "1.2.3"),
+        ((a - 1, a, a - 1), "1.2.4"),
+        ((a, a - 1, a - 2), "1.3.1"),
+        ((a, a - 2, a - 1), "1.3.2"),
+        ((a - 1, a, a - 2), "1.3.3"),
+    ];
+    if let Some((_, t)) = table.iter().find(|(p, _)| pattern(*p)) {
+        return t;
+    }
+    if x == z && y == a {
+        return "2.1.1";
+    }
+    let three = |p: i32, q: i32, r: i32| p == a && q < r && r < a;
+    if three(x, y, z) || three(z, y, x) {
+        return "3.1.1";
+    }
+    "other"
+}
+
+/// Number of start cells per exponent: explicit below `counts.len()`, then linear in each
+/// parity class, α_r·e + β_r for e ≡ r (mod 2) (the skew army's counts alternate).
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub counts: Vec<u64>,
+    /// (α, β) for even and for odd exponents.
+    pub tail: [(i64, i64); 2],
+}
+
+impl Profile {
+    /// Reads the growth off the last explicit counts and checks that it holds over a stretch
+    /// of them, so the tail formula is derived, not assumed.
+    fn with_linear_tail(mut counts: Vec<u64>) -> Profile {
+        let n = counts.len();
+        assert!(n > 40, "pagoda window too small");
+        let c = |i: usize| counts[i] as i64;
+        let mut tail = [(0, 0); 2];
+        for (r, t) in tail.iter_mut().enumerate() {
+            let last = if (n - 1) % 2 == r { n - 1 } else { n - 2 };
+            let alpha = (c(last) - c(last - 2)) / 2;
+            for i in (last - 24..=last).rev().step_by(2) {
+                assert_eq!(
+                    c(i) - c(i - 2),
+                    2 * alpha,
+                    "start cells per exponent do not grow linearly"
+                );
+            }
+            *t = (alpha, c(last) - alpha * last as i64);
+        }
+        counts.truncate(n - 8);
+        Profile { counts, tail }
+    }
+
+    pub fn count(&self, e: i32) -> u64 {
+        if e < 0 {
+            0
+        } else if (e as usize) < self.counts.len() {
+            self.counts[e as usize]
+        } else {
+            let (alpha, beta) = self.tail[(e % 2) as usize];
+            (alpha * e as i64 + beta).max(0) as u64
+        }
+    }
+
+    /// Exact weight of all start cells: the explicit part plus, for each parity class
+    /// starting at e0, Σ_k (α(e0 + 2k) + β)σ^{e0+2k} = (αe0 + β)σ^{e0−1} + 2ασ^{e0}
+    /// (from Σ_k σ^{2k} = 1/σ and Σ_k kσ^{2k} = 1, both by σ² + σ = 1).
+    pub fn total(&self) -> Golden {
+        let m = self.counts.len() as i32;
+        let explicit: Golden = (0..m)
+            .map(|e| self.count(e) as i128 * Golden::pow(e))
+            .sum();
+        let tail: Golden = [m, m + 1]
+            .into_iter()
+            .map(|e0| {
+                let (alpha, beta) = self.tail[(e0 % 2) as usize];
+                (alpha as i128 * e0 as i128 + beta as i128) * Golden::pow(e0 - 1)
+                    + 2 * alpha as i128 * Golden::pow(e0)
+            })
+            .sum();
+        explicit + tail
+    }
+
+    /// The heaviest army of k men, filling start cells by increasing exponent: the men per
+    /// exponent (n_e, from exponent 0) and their total weight.
+    pub fn heaviest(&self, k: u64) -> (Vec<u64>, Golden) {
+        let mut left = k;
+        let mut per = Vec::new();
+        let mut w = Golden::ZERO;
+        let mut e = 0;
+        while left > 0 {
+            let take = self.count(e).min(left);
+            per.push(take);
+            w += take as i128 * Golden::pow(e);
+            left -= take;
+            e += 1;
+            assert!(e < 10_000, "start region too small for {k} men");
+        }
+        (per, w)
+    }
+
+    /// The fewest men whose heaviest army weighs at least `target`; None when even all
+    /// start cells together weigh no more than `target` (no finite army reaches it).
+    pub fn lower_bound(&self, target: Golden) -> Option<u64> {
+        if self.total() <= target {
+            return None;
+        }
+        let mut w = Golden::ZERO;
+        let mut men = 0u64;
+        let mut e = 0;
+        loop {
+            let c = self.count(e);
+            let unit = Golden::pow(e);
+            // Men of this exponent still needed, if all of them fit.
+            if w + c as i128 * unit >= target {
+                for _ in 0..c {
+                    w += unit;
+                    men += 1;
+                    if w >= target {
+                        return Some(men);
+                    }
+                }
+            }
+            w += c as i128 * unit;
+            men += c;
+            e += 1;
+        }
+    }
+}
+
+/// The highest level an army can reach: the largest n for which the start rows y >= n weigh
+/// more than the target under the standard function (Table 1).
+pub fn highest_level(army: Army) -> i32 {
+    let p = Pagoda::standard(&army.lattice());
+    let mut n = 1;
+    while p.start_profile(n + 1).total() > Golden::ONE {
+        n += 1;
+    }
+    n
+}
+
+/// Why a level is out of reach: the exact weight of all start rows against the target's.
+pub fn impossibility_reason(army: Army, level: i32) -> Option<String> {
+    let p = Pagoda::standard(&army.lattice());
+    let total = p.start_profile(level).total();
+    (total <= Golden::ONE).then(|| {
+        format!(
+            "pagoda: all rows y >= {level} together weigh {} = {:.6} <= 1, the target's weight",
+            total,
+            total.to_f64()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(p: &Pagoda, y: i32, xs: std::ops::RangeInclusive<i32>) -> Vec<i32> {
+        xs.filter(|&x| p.lattice.contains((x, y)))
+            .map(|x| p.exponent((x, y)).unwrap_or(-1))
+            .collect()
+    }
+
+    #[test]
+    fn figure_3_conway() {
+        let p = Pagoda::standard(&Army::Conway.lattice());
+        assert_eq!(row(&p, 0, -6..=6), vec![6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(row(&p, 6, -6..=6), vec![12, 11, 10, 9, 8, 7, 6, 7, 8, 9, 10, 11, 12]);
+    }
+
+    #[test]
+    fn figure_4_diagonal() {
+        let p = Pagoda::standard(&Army::Diagonal.lattice());
+        assert_eq!(row(&p, 2, -6..=6), vec![6, 5, 4, 3, 2, 2, 2, 2, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn figure_5_hexagonal_and_pablito() {
+        let h = Pagoda::standard(&Army::Hexagonal.lattice());
+        // Row 1 in axial coordinates runs from x = -7 to 6 for the 14 printed cells.
+        assert_eq!(
+            row(&h, 1, -7..=6),
+            vec![7, 6, 5, 4, 3, 2, 1, 1, 2, 3, 4, 5, 6, 7]
+        );
+        assert_eq!(row(&h, 3, -8..=5), vec![8, 7, 6, 5, 4, 3, 3, 3, 3, 4, 5, 6, 7, 8]);
+        let p = Pagoda::standard(&Army::Pablito.lattice());
+        assert_eq!(row(&p, 4, 0..=4), vec![4; 5]);
+    }
+
+    #[test]
+    fn figure_6a_7a_7b_improved() {
+        // Figure 6a: the 1 is the cell d = (1, 1) that the last (diagonal) jump passes over.
+        let d = Pagoda::paper_improved(Army::Diagonal, (1, 1));
+        assert_eq!(row(&d, 0, -4..=8), vec![6, 5, 4, 3, 2, 2, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(row(&d, 1, -4..=8), vec![6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(row(&d, 6, -4..=8), vec![6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8]);
+        // Figure 7a: d = (0, 1).
+        let h = Pagoda::paper_improved(Army::Hexagonal, (0, 1));
+        assert_eq!(row(&h, 0, -5..=7), vec![7, 6, 5, 4, 3, 2, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(row(&h, 1, -6..=7), vec![7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(row(&h, 3, -7..=6), vec![8, 7, 6, 5, 4, 3, 3, 3, 4, 5, 6, 7, 8, 9]);
+        // Figure 7b: the edge x = y weighs 0 (printed as ∞, here -1).
+        let p = Pagoda::paper_improved(Army::Pablito, (0, 1));
+        assert_eq!(row(&p, 0, 0..=0), vec![-1]);
+        assert_eq!(row(&p, 1, 0..=1), vec![1, -1]);
+        assert_eq!(row(&p, 6, 0..=6), vec![6, 6, 6, 6, 6, 6, -1]);
+    }
+
+    #[test]
+    fn table_1_highest_levels() {
+        let got: Vec<i32> = Army::ALL.iter().map(|&a| highest_level(a)).collect();
+        assert_eq!(got, vec![4, 6, 6, 7, 8]); // Conway, skew, Pablito, hexagonal, diagonal
+    }
+
+    #[test]
+    fn table_3_lower_bounds() {
+        let table: [(Army, Cell, &[u64]); 5] = [
+            (Army::Conway, (0, 1), &[2, 4, 8, 19]),
+            (Army::Skew, (1, 1), &[2, 3, 5, 9, 18, 43]),
+            (Army::Pablito, (0, 1), &[2, 3, 5, 9, 18, 51]),
+            (Army::Hexagonal, (0, 1), &[2, 3, 5, 9, 16, 35, 140]),
+            (Army::Diagonal, (1, 1), &[2, 3, 5, 7, 13, 23, 45, 122]),
+        ];
+        for (army, d, want) in table {
+            let p = Pagoda::paper_improved(army, d);
+            let got: Vec<u64> = (1..=want.len() as i32)
+                .map(|n| p.start_profile(n).lower_bound(Golden::ONE).unwrap())
+                .collect();
+            assert_eq!(got, want, "{army}");
+        }
+    }
+
+    #[test]
+    fn every_function_is_a_pagoda_function_without_type_1_2_1() {
+        for army in Army::ALL {
+            let l = army.lattice();
+            let mut fs = vec![Pagoda::standard(&l)];
+            for d in l.last_jump_directions() {
+                fs.push(Pagoda::improved(&l, d));
+                fs.push(Pagoda::paper_improved(army, d));
+            }
+            for f in fs {
+                let c = f.check().unwrap();
+                assert!(!c.types.contains("1.2.1"), "{army}: {:?}", c.types);
+                assert!(!c.types.contains("other"), "{army}: {:?}", c.types);
+                assert!(c.lossy_landing_ok && c.loss_gap_ok, "{army}");
+            }
+        }
+    }
+}
