@@ -35,7 +35,8 @@ impl Region {
 }
 
 /// The five armies of the paper.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Army {
     Conway,
     Skew,

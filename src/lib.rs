@@ -1,10 +1,21 @@
 //! solarmy: the minimum size of a solitaire army, computed and checked.
 //!
 //! The modules depend on each other in one direction only:
-//! [`golden`] (exact Z[σ]) → [`geometry`] (lattices, jumps) → [`pagoda`] (weights, bounds) →
-//! [`board`] (finite cells and jumps) → [`model`] (the integer program) → [`solve`] (HiGHS)
-//! → [`order`] (jump-ordering backtracker) → [`verify`] (independent replay) → [`export`].
+//! [`golden`] (exact Z[σ]) → [`geometry`] (lattices, jumps) → [`pagoda`] (weights, bounds)
+//! → [`board`] (finite cells and jumps, and why they suffice) → [`model`] (the integer
+//! program) → [`solve`] (HiGHS) → [`order`] (jump-ordering backtracker) → [`verify`]
+//! (independent replay) → [`minimum`] (the search for a proven minimum) → [`export`]
+//! (files) → [`cli`] (the commands). [`bounds`] tabulates the pagoda bounds.
 
 pub mod golden;
 pub mod geometry;
 pub mod pagoda;
+pub mod bounds;
+pub mod board;
+pub mod model;
+pub mod solve;
+pub mod order;
+pub mod verify;
+pub mod minimum;
+pub mod export;
+pub mod cli;

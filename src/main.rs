@@ -1,1 +1,42 @@
-fn main() {}
+//! The `solarmy` command line. Thin: parsing, printing, exit codes.
+//!
+//! Exit codes: 0 answered (optimal or impossible; a play verified), 1 bad input or failure
+//! (one line on stderr), 3 stopped early by a time limit or Ctrl-C (what was found is still
+//! reported).
+
+use clap::{Parser, Subcommand};
+use solarmy::cli;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "solarmy", version, about = "Minimum size of a solitaire army: pagoda bounds, integer programs on HiGHS, verified plays")]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Find the minimum army reaching a level, with a verified play and a proven bound.
+    Solve(cli::SolveArgs),
+    /// Replay an army and a play from CSV files.
+    Verify(cli::VerifyArgs),
+    /// Pagoda bounds per level: highest level, lower bound on the army size, slack.
+    Bounds(cli::BoundsArgs),
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Solve(a) => cli::solve(&a),
+        Command::Verify(a) => cli::verify(&a),
+        Command::Bounds(a) => cli::bounds(&a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("solarmy: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! The commands behind `solarmy`: argument types, input checks, output formats.
+//!
+//! Input is checked here, once, so every command rejects an unknown army or a level below 1
+//! with one line, before any work starts.
+
+use crate::bounds;
+use crate::export;
+use crate::geometry::Army;
+use crate::minimum::{self, Outcome, Request, Status};
+use crate::verify;
+use clap::Args;
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// conway, skew, diagonal, hexagonal or pablito
+    #[arg(long)]
+    pub army: String,
+    /// Men start in rows y >= level; the target is (0,0)
+    #[arg(long, allow_hyphen_values = true)]
+    pub level: String,
+    /// Stop after this many seconds and report the best army and the bound proven so far
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Write <army>-<level>-army.csv and -play.csv here
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// One JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[arg(long)]
+    pub army: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub level: String,
+    /// CSV with header x,y
+    pub army_csv: PathBuf,
+    /// CSV with columns from_x,from_y,over_x,over_y,to_x,to_y
+    pub play_csv: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct BoundsArgs {
+    /// One army (default: all five)
+    #[arg(long)]
+    pub army: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn parse_army(s: &str) -> Result<Army, String> {
+    s.parse()
+}
+
+pub fn parse_level(s: &str) -> Result<i32, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n >= 1 && n <= 1000 => Ok(n as i32),
+        Ok(n) => Err(format!("level must be a whole number from 1 up, got {n}")),
+        Err(_) => Err(format!("level must be a whole number from 1 up, got '{s}'")),
+    }
+}
+
+fn install_interrupt_handler() {
+    // A second Ctrl-C while HiGHS winds down is harmless: the flag is already set.
+    let _ = ctrlc::set_handler(|| {
+        crate::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}
+
+pub fn solve(a: &SolveArgs) -> Result<u8, String> {
+    let army = parse_army(&a.army)?;
+    let level = parse_level(&a.level)?;
+    if let Some(t) = a.time_limit
+        && !(t > 0.0)
+    {
+        return Err(format!("--time-limit must be positive seconds, got {t}"));
+    }
+    install_interrupt_handler();
+    let req = Request {
+        army,
+        level,
+        time_limit: a.time_limit,
+        progress: !a.json && std::io::stderr().is_terminal(),
+        stability_margin: 2,
+    };
+    let out = minimum::find_minimum(&req)?;
+    let files = match (&a.out, out.verified) {
+        (Some(dir), true) => Some(write_outputs(dir, &out)?),
+        _ => None,
+    };
+    if a.json {
+        println!("{}", outcome_json(&out, files.as_ref()));
+    } else {
+        print_summary(&out, files.as_ref());
+    }
+    Ok(match out.status {
+        Status::Optimal | Status::Impossible => 0,
+        Status::TimeLimit | Status::Interrupted => 3,
+    })
+}
+
+/// Writes the army and play CSV files; returns their paths.
+pub fn write_outputs(dir: &std::path::Path, out: &Outcome) -> Result<(PathBuf, PathBuf), String> {
+    let stem = format!("{}-{}", out.army, out.level);
+    let army = dir.join(format!("{stem}-army.csv"));
+    let play = dir.join(format!("{stem}-play.csv"));
+    export::write_atomic(&army, export::army_csv(&out.army_cells).as_bytes())?;
+    export::write_atomic(&play, export::play_csv(&out.play).as_bytes())?;
+    Ok((army, play))
+}
+
+pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_json::Value {
+    json!({
+        "army": out.army.name(),
+        "level": out.level,
+        "status": out.status.as_str(),
+        "min_size": out.min_size,
+        "lower_bound": out.lower_bound,
+        "pagoda_bound": out.pagoda_bound,
+        "board_proven": out.board_proven,
+        "stable": out.stable,
+        "cells": out.cells,
+        "jumps": out.jumps,
+        "seconds": out.seconds,
+        "reason": out.reason,
+        "verified": out.verified,
+        "moves": out.moves,
+        "last_jump": out.last_jump,
+        "unorderable": out.unorderable,
+        "army_csv": files.map(|f| f.0.display().to_string()),
+        "play_csv": files.map(|f| f.1.display().to_string()),
+        "rounds": out.rounds,
+    })
+}
+
+fn print_summary(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) {
+    println!("army {}  level {}", out.army, out.level);
+    match out.status {
+        Status::Impossible => {
+            println!("impossible: {}", out.reason.as_deref().unwrap_or("pagoda bound"));
+            return;
+        }
+        s => println!("status {}", s.as_str()),
+    }
+    let show = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
+    println!(
+        "minimum {}  (lower bound {}, pagoda bound {})",
+        show(out.min_size),
+        show(out.lower_bound),
+        show(out.pagoda_bound)
+    );
+    println!(
+        "board {} cells, {} jumps; proven to hold every useful cell: {}{}",
+        out.cells,
+        out.jumps,
+        if out.board_proven { "yes" } else { "no" },
+        match out.stable {
+            Some(true) => " (optimum unchanged on a larger board)",
+            Some(false) => " (optimum MOVED on a larger board)",
+            None => "",
+        }
+    );
+    if out.verified {
+        println!(
+            "play verified: {} men, {} jumps, {} moves, last jump over {:?}",
+            out.army_cells.len(),
+            out.play.len(),
+            out.moves,
+            out.last_jump.unwrap_or((0, 0))
+        );
+    }
+    println!("{} integer programs, {:.2} s", out.rounds.len(), out.seconds);
+    if let Some((a, p)) = files {
+        println!("wrote {} and {}", a.display(), p.display());
+    }
+}
+
+pub fn verify(a: &VerifyArgs) -> Result<u8, String> {
+    let army = parse_army(&a.army)?;
+    let level = parse_level(&a.level)?;
+    let men = export::read_army(&a.army_csv)?;
+    let play = export::read_play(&a.play_csv)?;
+    let r = verify::replay(&army.lattice(), level, &men, &play)?;
+    println!(
+        "legal: {} men, {} jumps, {} moves, {} men left, target (0,0) reached at level {level}",
+        r.men, r.jumps, r.moves, r.men_left
+    );
+    Ok(0)
+}
+
+pub fn bounds(a: &BoundsArgs) -> Result<u8, String> {
+    let armies = match &a.army {
+        Some(s) => vec![parse_army(s)?],
+        None => Army::ALL.to_vec(),
+    };
+    let all: Vec<_> = armies.into_iter().map(bounds::army_bounds).collect();
+    if a.json {
+        let v = if all.len() == 1 {
+            serde_json::to_value(&all[0])
+        } else {
+            serde_json::to_value(&all)
+        };
+        println!("{}", v.map_err(|e| e.to_string())?);
+        return Ok(0);
+    }
+    for b in &all {
+        println!("{} army: highest reachable level {}", b.army, b.max_level);
+        println!("  level  lower bound  slack of the heaviest army");
+        for l in &b.levels {
+            println!(
+                "  {:>5}  {:>11}  {} = {} ≈ {:.3e}",
+                l.level, l.lower_bound, l.slack_sigma, l.slack, l.slack_value
+            );
+        }
+    }
+    Ok(0)
+}

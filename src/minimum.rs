@@ -1,0 +1,342 @@
+//! Finding a minimum army: both halves, a verified play and a proven lower bound.
+//!
+//! Every play ends with a jump 2d over d into the target, for a direction d; up to the
+//! army's mirror there are few such d (notes §6). For each, the improved pagoda function
+//! "one plus the distance from d" makes the position {d, 2d} before the last jump weigh 1,
+//! and gives a pagoda lower bound L_d. The search then goes round by round, K = min L_d,
+//! K + 1, …: in round K, for each d with L_d <= K, the IP with FIN = {d, 2d} and at most K
+//! men is solved on the board of [`crate::board::Limit`] for K men. If every d is infeasible,
+//! no army of K men exists (when every board was proven); otherwise the IP's army is ordered
+//! into a play and replayed by [`crate::verify`], and K is the minimum.
+//!
+//! An IP solution that cannot be ordered is excluded by a no-good cut on its start set and
+//! the round is solved again; how often that happened is reported.
+
+use crate::board::{Board, Limit, MARGIN};
+use crate::geometry::{Army, Cell};
+use crate::golden::Golden;
+use crate::model::{Model, Spec};
+use crate::order::{self, Ordering};
+use crate::pagoda::{self, Pagoda, Profile};
+use crate::solve::{self, IpStatus, Options};
+use crate::verify::{self, Step};
+use indicatif::ProgressBar;
+use serde::Serialize;
+use std::time::Instant;
+
+/// What to solve.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub army: Army,
+    pub level: i32,
+    pub time_limit: Option<f64>,
+    pub progress: bool,
+    /// Re-solve the last infeasible round on a board larger by this many exponents when its
+    /// board was not proven (0: skip).
+    pub stability_margin: i32,
+}
+
+/// How a request ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Optimal,
+    Impossible,
+    TimeLimit,
+    Interrupted,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Impossible => "impossible",
+            Status::TimeLimit => "time_limit",
+            Status::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// One IP solved along the way.
+#[derive(Clone, Debug, Serialize)]
+pub struct Round {
+    pub men: u64,
+    pub last_jump: Cell,
+    pub cells: usize,
+    pub jumps: usize,
+    pub board_max_exponent: i32,
+    pub board_proven: bool,
+    pub status: String,
+    pub seconds: f64,
+}
+
+/// The answer, with its evidence.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub army: Army,
+    pub level: i32,
+    pub status: Status,
+    pub min_size: Option<u64>,
+    /// Proven lower bound on the army size (on the boards used; see `board_proven`).
+    pub lower_bound: Option<u64>,
+    /// The pagoda lower bound min_d L_d.
+    pub pagoda_bound: Option<u64>,
+    /// Whether every board behind `lower_bound` provably holds every useful cell.
+    pub board_proven: bool,
+    /// When a board was not proven: did the last infeasible round stay infeasible on a
+    /// board larger by the stability margin?
+    pub stable: Option<bool>,
+    pub cells: usize,
+    pub jumps: usize,
+    pub seconds: f64,
+    pub reason: Option<String>,
+    pub army_cells: Vec<Cell>,
+    pub play: Vec<Step>,
+    pub verified: bool,
+    pub moves: usize,
+    pub last_jump: Option<Cell>,
+    /// IP solutions that could not be ordered and were cut off.
+    pub unorderable: usize,
+    pub rounds: Vec<Round>,
+}
+
+/// Everything fixed for one last-jump direction d.
+struct Direction {
+    d: Cell,
+    pagoda: Pagoda,
+    profile: Profile,
+    bound: Option<u64>,
+}
+
+const ORDER_BUDGET: u64 = 2_000_000;
+const MAX_CUTS: usize = 20;
+
+pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
+    let t0 = Instant::now();
+    let mut out = Outcome {
+        army: req.army,
+        level: req.level,
+        status: Status::Impossible,
+        min_size: None,
+        lower_bound: None,
+        pagoda_bound: None,
+        board_proven: true,
+        stable: None,
+        cells: 0,
+        jumps: 0,
+        seconds: 0.0,
+        reason: None,
+        army_cells: Vec::new(),
+        play: Vec::new(),
+        verified: false,
+        moves: 0,
+        last_jump: None,
+        unorderable: 0,
+        rounds: Vec::new(),
+    };
+    if req.level < 1 {
+        return Err(format!("level must be at least 1, got {}", req.level));
+    }
+    if let Some(reason) = pagoda::impossibility_reason(req.army, req.level) {
+        out.reason = Some(reason);
+        out.seconds = t0.elapsed().as_secs_f64();
+        return Ok(out);
+    }
+    let lattice = req.army.lattice();
+    let mut dirs: Vec<Direction> = lattice
+        .last_jump_directions()
+        .into_iter()
+        .map(|d| {
+            let pagoda = Pagoda::improved(&lattice, d);
+            let profile = pagoda.start_profile(req.level);
+            let bound = profile.lower_bound(Golden::ONE);
+            Direction {
+                d,
+                pagoda,
+                profile,
+                bound,
+            }
+        })
+        .collect();
+    dirs.sort_by_key(|x| x.bound.unwrap_or(u64::MAX));
+    let Some(mut k) = dirs.iter().filter_map(|x| x.bound).min() else {
+        out.reason = Some("pagoda: no last jump leaves a position the start rows can pay for".into());
+        return Ok(out);
+    };
+    out.pagoda_bound = Some(k);
+    let progress = req.progress.then(|| {
+        let pb = ProgressBar::new_spinner();
+        pb.enable_steady_tick(std::time::Duration::from_millis(250));
+        pb
+    });
+    let deadline = req.time_limit.map(|t| t0 + std::time::Duration::from_secs_f64(t));
+    let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+
+    loop {
+        // Round k: is there an army of at most k men?
+        let mut round_proven = true;
+        for dir in dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
+            let limit = Limit::new(&dir.profile, k, Golden::ONE, MARGIN)
+                .expect("the pagoda bound admits k men");
+            round_proven &= limit.proven;
+            let board = Board::new(&dir.pagoda, req.level, &limit);
+            let fin = vec![board.index[&dir.d], board.index[&(2 * dir.d.0, 2 * dir.d.1)]];
+            let mut spec = Spec {
+                fin,
+                max_men: Some(k),
+                ..Spec::default()
+            };
+            loop {
+                let opts = Options {
+                    time_limit: remaining(),
+                    progress: progress.clone(),
+                    label: format!("{} level {}: {k} men, last jump over {:?}", req.army, req.level, dir.d),
+                };
+                let sol = solve::solve(Model::build(&board, &spec), &opts)?;
+                out.cells = board.cells.len();
+                out.jumps = board.jumps.len();
+                out.rounds.push(Round {
+                    men: k,
+                    last_jump: dir.d,
+                    cells: board.cells.len(),
+                    jumps: board.jumps.len(),
+                    board_max_exponent: limit.max_exponent,
+                    board_proven: limit.proven,
+                    status: format!("{:?}", sol.status).to_lowercase(),
+                    seconds: sol.seconds,
+                });
+                match sol.status {
+                    IpStatus::Infeasible => break,
+                    IpStatus::TimeLimit | IpStatus::Interrupted => {
+                        out.status = if sol.status == IpStatus::TimeLimit {
+                            Status::TimeLimit
+                        } else {
+                            Status::Interrupted
+                        };
+                        out.lower_bound = Some(k.min(sol.bound.max(k)));
+                        out.board_proven &= round_proven;
+                        if let Some(pb) = &progress {
+                            pb.finish_and_clear();
+                        }
+                        if sol.objective.is_some() {
+                            settle(&mut out, req, &board, &dir.pagoda, &sol, dir.d);
+                        }
+                        out.lower_bound = Some(k);
+                        out.seconds = t0.elapsed().as_secs_f64();
+                        return Ok(out);
+                    }
+                    IpStatus::Optimal => {
+                        if settle(&mut out, req, &board, &dir.pagoda, &sol, dir.d) {
+                            if let Some(pb) = &progress {
+                                pb.finish_and_clear();
+                            }
+                            out.status = Status::Optimal;
+                            out.lower_bound = Some(sol.objective.unwrap());
+                            out.seconds = t0.elapsed().as_secs_f64();
+                            return Ok(out);
+                        }
+                        out.unorderable += 1;
+                        if out.unorderable > MAX_CUTS {
+                            return Err(format!(
+                                "{} IP solutions of {k} men could not be ordered into a play",
+                                out.unorderable
+                            ));
+                        }
+                        spec.excluded.push(sol.start.clone());
+                    }
+                }
+            }
+        }
+        // No army of k men on these boards.
+        if !round_proven {
+            out.board_proven = false;
+            if req.stability_margin > 0 {
+                out.stable = Some(stable(req, &dirs, k, &remaining)?);
+            }
+        }
+        k += 1;
+    }
+}
+
+/// Orders and replays an IP solution; on success fills `out` and returns true.
+fn settle(
+    out: &mut Outcome,
+    req: &Request,
+    board: &Board,
+    pagoda: &Pagoda,
+    sol: &solve::IpSolution,
+    d: Cell,
+) -> bool {
+    // Jumps far from the target first: the pagoda exponent of the from-cell.
+    let priority = |j: usize| board.exponent[board.jumps[j].from].unwrap_or(0) as i64;
+    let _ = pagoda;
+    let Ordering::Found(seq) = order::order(board, &sol.start, &sol.jumps, priority, ORDER_BUDGET)
+    else {
+        return false;
+    };
+    let army: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
+    let mut play: Vec<Step> = seq
+        .iter()
+        .map(|&j| {
+            let jump = board.jumps[j];
+            Step {
+                from: board.cells[jump.from],
+                over: board.cells[jump.over],
+                to: board.cells[jump.to],
+            }
+        })
+        .collect();
+    // The IP stops at {d, 2d}; the last jump is 2d over d into the target.
+    play.push(Step {
+        from: (2 * d.0, 2 * d.1),
+        over: d,
+        to: (0, 0),
+    });
+    let lattice = req.army.lattice();
+    match verify::replay(&lattice, req.level, &army, &play) {
+        Ok(r) => {
+            out.min_size = Some(army.len() as u64);
+            out.moves = r.moves;
+            out.verified = true;
+            out.army_cells = army;
+            out.play = play;
+            out.last_jump = Some(d);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Re-solves round k on boards larger by the stability margin: still infeasible?
+fn stable(
+    req: &Request,
+    dirs: &[Direction],
+    k: u64,
+    remaining: &dyn Fn() -> Option<f64>,
+) -> Result<bool, String> {
+    for dir in dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
+        let mut limit = Limit::new(&dir.profile, k, Golden::ONE, MARGIN).unwrap();
+        if limit.proven {
+            continue;
+        }
+        limit.max_exponent += req.stability_margin;
+        let board = Board::new(&dir.pagoda, req.level, &limit);
+        let fin = vec![board.index[&dir.d], board.index[&(2 * dir.d.0, 2 * dir.d.1)]];
+        let spec = Spec {
+            fin,
+            max_men: Some(k),
+            ..Spec::default()
+        };
+        let sol = solve::solve(
+            Model::build(&board, &spec),
+            &Options {
+                time_limit: remaining(),
+                ..Options::default()
+            },
+        )?;
+        if sol.status != IpStatus::Infeasible {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}

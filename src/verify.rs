@@ -1,0 +1,114 @@
+//! The independent replay checker.
+//!
+//! Kept apart from the solver and the backtracker on purpose (as a proof checker is kept apart
+//! from the prover): it knows only the lattice, the level and the rules of the game. It takes
+//! an army and a play in plain coordinates and replays them on an unbounded board, so a bug
+//! in the board, the model or the ordering cannot make it accept a wrong play.
+
+use crate::geometry::{Cell, Lattice};
+use std::collections::HashSet;
+
+/// One jump of a play, in coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Step {
+    pub from: Cell,
+    pub over: Cell,
+    pub to: Cell,
+}
+
+/// What a successful replay saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub men: usize,
+    pub jumps: usize,
+    /// Runs of consecutive jumps by the same man.
+    pub moves: usize,
+    pub men_left: usize,
+}
+
+/// Number of moves: a new move starts whenever a jump does not start where the last landed.
+pub fn count_moves(play: &[Step]) -> usize {
+    play.iter()
+        .enumerate()
+        .filter(|&(i, s)| i == 0 || play[i - 1].to != s.from)
+        .count()
+}
+
+/// Replays `play` from `army` under the rules of `lattice` at `level`; the target is (0,0).
+/// On failure the message names the first bad man or jump (1-based) and why.
+pub fn replay(lattice: &Lattice, level: i32, army: &[Cell], play: &[Step]) -> Result<Replay, String> {
+    let mut board: HashSet<Cell> = HashSet::new();
+    for (i, &c) in army.iter().enumerate() {
+        if !lattice.contains(c) {
+            return Err(format!("man {} at {c:?} is not a cell of this lattice", i + 1));
+        }
+        if c.1 < level {
+            return Err(format!(
+                "man {} at {c:?} stands in row {} < level {level}",
+                i + 1,
+                c.1
+            ));
+        }
+        if !board.insert(c) {
+            return Err(format!("man {} at {c:?} duplicates another man", i + 1));
+        }
+    }
+    for (i, s) in play.iter().enumerate() {
+        let n = i + 1;
+        let why = if !lattice.is_jump(s.from, s.over, s.to) {
+            Some("not a jump of this army (cells not in a line along a jump direction)")
+        } else if !board.contains(&s.from) {
+            Some("no man on the from-cell")
+        } else if !board.contains(&s.over) {
+            Some("no man on the jumped cell")
+        } else if board.contains(&s.to) {
+            Some("the landing cell is occupied")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(format!(
+                "jump {n} {:?} over {:?} into {:?} is illegal: {why}",
+                s.from, s.over, s.to
+            ));
+        }
+        board.remove(&s.from);
+        board.remove(&s.over);
+        board.insert(s.to);
+    }
+    if !board.contains(&(0, 0)) {
+        return Err("the play ends without a man on the target (0,0)".into());
+    }
+    Ok(Replay {
+        men: army.len(),
+        jumps: play.len(),
+        moves: count_moves(play),
+        men_left: board.len(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Army;
+
+    #[test]
+    fn conway_level_2_by_hand() {
+        let l = Army::Conway.lattice();
+        let army = [(0, 2), (0, 3), (1, 3), (-1, 3)];
+        let s = |f: Cell, o: Cell, t: Cell| Step { from: f, over: o, to: t };
+        let play = [
+            s((1, 3), (0, 3), (-1, 3)),
+            s((0, 2), (0, 3), (0, 4)),
+        ];
+        // The second jump is illegal: (0,3) was jumped already.
+        assert!(replay(&l, 2, &army, &play).unwrap_err().starts_with("jump 1"));
+        let army = [(0, 2), (0, 3), (1, 4), (0, 4)];
+        let play = [
+            s((1, 4), (0, 4), (-1, 4)),
+            s((0, 3), (0, 2), (0, 1)),
+        ];
+        let err = replay(&l, 2, &army, &play).unwrap_err();
+        assert!(err.contains("without a man on the target"), "{err}");
+    }
+}
