@@ -181,6 +181,10 @@ mod tests {
         assert_eq!(lim.max_loss, Golden::ZERO);
         assert_eq!(lim.max_exponent, 8);
         assert!(Limit::new(&p.start_profile(4), 18, Golden::ONE, MARGIN).is_none());
-        assert!(!Limit::new(&p.start_profile(4), 20, Golden::ONE, MARGIN).unwrap().proven);
+        assert!(
+            !Limit::new(&p.start_profile(4), 20, Golden::ONE, MARGIN)
+                .unwrap()
+                .proven
+        );
     }
 }

@@ -68,6 +68,8 @@ pub fn army_bounds(army: Army) -> ArmyBounds {
     ArmyBounds {
         army,
         max_level,
-        levels: (1..=max_level).filter_map(|n| level_bound(army, n)).collect(),
+        levels: (1..=max_level)
+            .filter_map(|n| level_bound(army, n))
+            .collect(),
     }
 }

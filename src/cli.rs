@@ -142,7 +142,10 @@ fn print_summary(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) {
     println!("army {}  level {}", out.army, out.level);
     match out.status {
         Status::Impossible => {
-            println!("impossible: {}", out.reason.as_deref().unwrap_or("pagoda bound"));
+            println!(
+                "impossible: {}",
+                out.reason.as_deref().unwrap_or("pagoda bound")
+            );
             return;
         }
         s => println!("status {}", s.as_str()),
@@ -174,7 +177,11 @@ fn print_summary(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) {
             out.last_jump.unwrap_or((0, 0))
         );
     }
-    println!("{} integer programs, {:.2} s", out.rounds.len(), out.seconds);
+    println!(
+        "{} integer programs, {:.2} s",
+        out.rounds.len(),
+        out.seconds
+    );
     if let Some((a, p)) = files {
         println!("wrote {} and {}", a.display(), p.display());
     }

@@ -20,8 +20,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let name = path
         .file_name()
         .ok_or_else(|| format!("{} is not a file path", path.display()))?;
-    let tmp: PathBuf = path.with_file_name(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let mut f = fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let tmp: PathBuf = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let mut f =
+        fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     f.write_all(bytes)
         .and_then(|_| f.sync_all())
         .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
@@ -39,14 +44,25 @@ pub fn army_csv(army: &[Cell]) -> String {
 
 pub fn play_csv(play: &[Step]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["step", "move", "from_x", "from_y", "over_x", "over_y", "to_x", "to_y"])
-        .unwrap();
+    w.write_record([
+        "step", "move", "from_x", "from_y", "over_x", "over_y", "to_x", "to_y",
+    ])
+    .unwrap();
     let mut mv = 0;
     for (i, s) in play.iter().enumerate() {
         if i == 0 || play[i - 1].to != s.from {
             mv += 1;
         }
-        let v = [i as i32 + 1, mv, s.from.0, s.from.1, s.over.0, s.over.1, s.to.0, s.to.1];
+        let v = [
+            i as i32 + 1,
+            mv,
+            s.from.0,
+            s.from.1,
+            s.over.0,
+            s.over.1,
+            s.to.0,
+            s.to.1,
+        ];
         w.write_record(v.iter().map(|n| n.to_string())).unwrap();
     }
     String::from_utf8(w.into_inner().unwrap()).unwrap()
@@ -55,7 +71,9 @@ pub fn play_csv(play: &[Step]) -> String {
 /// Reads integer columns by name from a CSV file; errors name the file and line.
 fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<i32>>, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut r = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(text.as_bytes());
+    let mut r = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
     let headers = r
         .headers()
         .map_err(|e| format!("{}: line 1: {e}", path.display()))?
@@ -64,7 +82,11 @@ fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<i32>>, String> {
         .iter()
         .map(|n| {
             headers.iter().position(|h| h == *n).ok_or_else(|| {
-                format!("{}: line 1: missing column '{n}' (header must have {})", path.display(), names.join(","))
+                format!(
+                    "{}: line 1: missing column '{n}' (header must have {})",
+                    path.display(),
+                    names.join(",")
+                )
             })
         })
         .collect::<Result<_, _>>()?;
@@ -81,7 +103,10 @@ fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<i32>>, String> {
             .map(|(&i, n)| {
                 let v = rec.get(i).unwrap_or("");
                 v.parse::<i32>().map_err(|_| {
-                    format!("{}: line {line}: column '{n}' is '{v}', not an integer", path.display())
+                    format!(
+                        "{}: line {line}: column '{n}' is '{v}', not an integer",
+                        path.display()
+                    )
                 })
             })
             .collect::<Result<Vec<i32>, String>>()?;

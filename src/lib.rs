@@ -7,15 +7,15 @@
 //! (independent replay) → [`minimum`] (the search for a proven minimum) → [`export`]
 //! (files) → [`cli`] (the commands). [`bounds`] tabulates the pagoda bounds.
 
-pub mod golden;
-pub mod geometry;
-pub mod pagoda;
-pub mod bounds;
 pub mod board;
-pub mod model;
-pub mod solve;
-pub mod order;
-pub mod verify;
-pub mod minimum;
-pub mod export;
+pub mod bounds;
 pub mod cli;
+pub mod export;
+pub mod geometry;
+pub mod golden;
+pub mod minimum;
+pub mod model;
+pub mod order;
+pub mod pagoda;
+pub mod solve;
+pub mod verify;

@@ -9,7 +9,11 @@ use solarmy::cli;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "solarmy", version, about = "Minimum size of a solitaire army: pagoda bounds, integer programs on HiGHS, verified plays")]
+#[command(
+    name = "solarmy",
+    version,
+    about = "Minimum size of a solitaire army: pagoda bounds, integer programs on HiGHS, verified plays"
+)]
 struct Args {
     #[command(subcommand)]
     command: Command,

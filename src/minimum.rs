@@ -160,7 +160,8 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         .collect();
     dirs.sort_by_key(|x| x.bound.unwrap_or(u64::MAX));
     let Some(mut k) = dirs.iter().filter_map(|x| x.bound).min() else {
-        out.reason = Some("pagoda: no last jump leaves a position the start rows can pay for".into());
+        out.reason =
+            Some("pagoda: no last jump leaves a position the start rows can pay for".into());
         return Ok(out);
     };
     out.pagoda_bound = Some(k);
@@ -169,9 +170,12 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         pb.enable_steady_tick(std::time::Duration::from_millis(250));
         pb
     });
-    let deadline = req.time_limit.map(|t| t0 + std::time::Duration::from_secs_f64(t));
+    let deadline = req
+        .time_limit
+        .map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
 
+    let mut last_unproven: Option<u64> = None;
     loop {
         // Round k: is there an army of at most k men?
         let mut round_proven = true;
@@ -180,7 +184,10 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                 .expect("the pagoda bound admits k men");
             round_proven &= limit.proven;
             let board = Board::new(&dir.pagoda, req.level, &limit);
-            let fin = vec![board.index[&dir.d], board.index[&(2 * dir.d.0, 2 * dir.d.1)]];
+            let fin = vec![
+                board.index[&dir.d],
+                board.index[&(2 * dir.d.0, 2 * dir.d.1)],
+            ];
             let mut spec = Spec {
                 fin,
                 max_men: Some(k),
@@ -190,7 +197,10 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                 let opts = Options {
                     time_limit: remaining(),
                     progress: progress.clone(),
-                    label: format!("{} level {}: {k} men, last jump over {:?}", req.army, req.level, dir.d),
+                    label: format!(
+                        "{} level {}: {k} men, last jump over {:?}",
+                        req.army, req.level, dir.d
+                    ),
                 };
                 let sol = solve::solve(Model::build(&board, &spec), &opts)?;
                 out.cells = board.cells.len();
@@ -227,6 +237,13 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                     }
                     IpStatus::Optimal => {
                         if settle(&mut out, req, &board, &dir.pagoda, &sol, dir.d) {
+                            // The bound rests on the last infeasible round: if its board was
+                            // not proven, see whether a larger board changes the answer.
+                            if let Some(u) = last_unproven.filter(|&u| u + 1 == k)
+                                && req.stability_margin > 0
+                            {
+                                out.stable = Some(stable(req, &dirs, u, &remaining)?);
+                            }
                             if let Some(pb) = &progress {
                                 pb.finish_and_clear();
                             }
@@ -250,9 +267,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         // No army of k men on these boards.
         if !round_proven {
             out.board_proven = false;
-            if req.stability_margin > 0 {
-                out.stable = Some(stable(req, &dirs, k, &remaining)?);
-            }
+            last_unproven = Some(k);
         }
         k += 1;
     }
@@ -321,7 +336,10 @@ fn stable(
         }
         limit.max_exponent += req.stability_margin;
         let board = Board::new(&dir.pagoda, req.level, &limit);
-        let fin = vec![board.index[&dir.d], board.index[&(2 * dir.d.0, 2 * dir.d.1)]];
+        let fin = vec![
+            board.index[&dir.d],
+            board.index[&(2 * dir.d.0, 2 * dir.d.1)],
+        ];
         let spec = Spec {
             fin,
             max_men: Some(k),

@@ -84,7 +84,10 @@ impl Search<'_> {
     }
 
     fn legal(&self, j: usize) -> bool {
-        self.count[j] > 0 && self.occ(self.from[j]) && self.occ(self.over[j]) && !self.occ(self.to[j])
+        self.count[j] > 0
+            && self.occ(self.from[j])
+            && self.occ(self.over[j])
+            && !self.occ(self.to[j])
     }
 
     /// Depth-first search; Some(true) found, Some(false) exhausted, None out of budget.
@@ -108,13 +111,7 @@ impl Search<'_> {
                 let (x, y) = self.board.cells[self.from[j]];
                 ((x - lx).abs() + (y - ly).abs()) as i64
             };
-            cands.sort_by_key(|&j| {
-                (
-                    self.from[j] != landed,
-                    -self.priority[j],
-                    dist(j),
-                )
-            });
+            cands.sort_by_key(|&j| (self.from[j] != landed, -self.priority[j], dist(j)));
         } else {
             cands.sort_by_key(|&j| -self.priority[j]);
         }

@@ -262,9 +262,7 @@ impl Profile {
     /// (from Σ_k σ^{2k} = 1/σ and Σ_k kσ^{2k} = 1, both by σ² + σ = 1).
     pub fn total(&self) -> Golden {
         let m = self.counts.len() as i32;
-        let explicit: Golden = (0..m)
-            .map(|e| self.count(e) as i128 * Golden::pow(e))
-            .sum();
+        let explicit: Golden = (0..m).map(|e| self.count(e) as i128 * Golden::pow(e)).sum();
         let tail: Golden = [m, m + 1]
             .into_iter()
             .map(|e0| {
@@ -360,14 +358,23 @@ mod tests {
     #[test]
     fn figure_3_conway() {
         let p = Pagoda::standard(&Army::Conway.lattice());
-        assert_eq!(row(&p, 0, -6..=6), vec![6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6]);
-        assert_eq!(row(&p, 6, -6..=6), vec![12, 11, 10, 9, 8, 7, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(
+            row(&p, 0, -6..=6),
+            vec![6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6]
+        );
+        assert_eq!(
+            row(&p, 6, -6..=6),
+            vec![12, 11, 10, 9, 8, 7, 6, 7, 8, 9, 10, 11, 12]
+        );
     }
 
     #[test]
     fn figure_4_diagonal() {
         let p = Pagoda::standard(&Army::Diagonal.lattice());
-        assert_eq!(row(&p, 2, -6..=6), vec![6, 5, 4, 3, 2, 2, 2, 2, 2, 3, 4, 5, 6]);
+        assert_eq!(
+            row(&p, 2, -6..=6),
+            vec![6, 5, 4, 3, 2, 2, 2, 2, 2, 3, 4, 5, 6]
+        );
     }
 
     #[test]
@@ -378,7 +385,10 @@ mod tests {
             row(&h, 1, -7..=6),
             vec![7, 6, 5, 4, 3, 2, 1, 1, 2, 3, 4, 5, 6, 7]
         );
-        assert_eq!(row(&h, 3, -8..=5), vec![8, 7, 6, 5, 4, 3, 3, 3, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(
+            row(&h, 3, -8..=5),
+            vec![8, 7, 6, 5, 4, 3, 3, 3, 3, 4, 5, 6, 7, 8]
+        );
         let p = Pagoda::standard(&Army::Pablito.lattice());
         assert_eq!(row(&p, 4, 0..=4), vec![4; 5]);
     }
@@ -387,14 +397,32 @@ mod tests {
     fn figure_6a_7a_7b_improved() {
         // Figure 6a: the 1 is the cell d = (1, 1) that the last (diagonal) jump passes over.
         let d = Pagoda::paper_improved(Army::Diagonal, (1, 1));
-        assert_eq!(row(&d, 0, -4..=8), vec![6, 5, 4, 3, 2, 2, 2, 3, 4, 5, 6, 7, 8]);
-        assert_eq!(row(&d, 1, -4..=8), vec![6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8]);
-        assert_eq!(row(&d, 6, -4..=8), vec![6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8]);
+        assert_eq!(
+            row(&d, 0, -4..=8),
+            vec![6, 5, 4, 3, 2, 2, 2, 3, 4, 5, 6, 7, 8]
+        );
+        assert_eq!(
+            row(&d, 1, -4..=8),
+            vec![6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8]
+        );
+        assert_eq!(
+            row(&d, 6, -4..=8),
+            vec![6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8]
+        );
         // Figure 7a: d = (0, 1).
         let h = Pagoda::paper_improved(Army::Hexagonal, (0, 1));
-        assert_eq!(row(&h, 0, -5..=7), vec![7, 6, 5, 4, 3, 2, 2, 3, 4, 5, 6, 7, 8]);
-        assert_eq!(row(&h, 1, -6..=7), vec![7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8]);
-        assert_eq!(row(&h, 3, -7..=6), vec![8, 7, 6, 5, 4, 3, 3, 3, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(
+            row(&h, 0, -5..=7),
+            vec![7, 6, 5, 4, 3, 2, 2, 3, 4, 5, 6, 7, 8]
+        );
+        assert_eq!(
+            row(&h, 1, -6..=7),
+            vec![7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8]
+        );
+        assert_eq!(
+            row(&h, 3, -7..=6),
+            vec![8, 7, 6, 5, 4, 3, 3, 3, 4, 5, 6, 7, 8, 9]
+        );
         // Figure 7b: the edge x = y weighs 0 (printed as ∞, here -1).
         let p = Pagoda::paper_improved(Army::Pablito, (0, 1));
         assert_eq!(row(&p, 0, 0..=0), vec![-1]);

@@ -180,7 +180,11 @@ pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, String> {
         _ => {
             let b = solved.double_info_value(c"mip_dual_bound").unwrap_or(0.0);
             // Round up, with a tolerance for HiGHS's floating point.
-            if b.is_finite() { (b - 1e-6).ceil().max(0.0) as u64 } else { 0 }
+            if b.is_finite() {
+                (b - 1e-6).ceil().max(0.0) as u64
+            } else {
+                0
+            }
         }
     };
     Ok(IpSolution {

@@ -36,11 +36,19 @@ pub fn count_moves(play: &[Step]) -> usize {
 
 /// Replays `play` from `army` under the rules of `lattice` at `level`; the target is (0,0).
 /// On failure the message names the first bad man or jump (1-based) and why.
-pub fn replay(lattice: &Lattice, level: i32, army: &[Cell], play: &[Step]) -> Result<Replay, String> {
+pub fn replay(
+    lattice: &Lattice,
+    level: i32,
+    army: &[Cell],
+    play: &[Step],
+) -> Result<Replay, String> {
     let mut board: HashSet<Cell> = HashSet::new();
     for (i, &c) in army.iter().enumerate() {
         if !lattice.contains(c) {
-            return Err(format!("man {} at {c:?} is not a cell of this lattice", i + 1));
+            return Err(format!(
+                "man {} at {c:?} is not a cell of this lattice",
+                i + 1
+            ));
         }
         if c.1 < level {
             return Err(format!(
@@ -96,18 +104,20 @@ mod tests {
     fn conway_level_2_by_hand() {
         let l = Army::Conway.lattice();
         let army = [(0, 2), (0, 3), (1, 3), (-1, 3)];
-        let s = |f: Cell, o: Cell, t: Cell| Step { from: f, over: o, to: t };
-        let play = [
-            s((1, 3), (0, 3), (-1, 3)),
-            s((0, 2), (0, 3), (0, 4)),
-        ];
+        let s = |f: Cell, o: Cell, t: Cell| Step {
+            from: f,
+            over: o,
+            to: t,
+        };
+        let play = [s((1, 3), (0, 3), (-1, 3)), s((0, 2), (0, 3), (0, 4))];
         // The second jump is illegal: (0,3) was jumped already.
-        assert!(replay(&l, 2, &army, &play).unwrap_err().starts_with("jump 1"));
+        assert!(
+            replay(&l, 2, &army, &play)
+                .unwrap_err()
+                .starts_with("jump 1")
+        );
         let army = [(0, 2), (0, 3), (1, 4), (0, 4)];
-        let play = [
-            s((1, 4), (0, 4), (-1, 4)),
-            s((0, 3), (0, 2), (0, 1)),
-        ];
+        let play = [s((1, 4), (0, 4), (-1, 4)), s((0, 3), (0, 2), (0, 1))];
         let err = replay(&l, 2, &army, &play).unwrap_err();
         assert!(err.contains("without a man on the target"), "{err}");
     }

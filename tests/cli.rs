@@ -1,0 +1,132 @@
+//! The command line: one-line errors, exit codes, JSON fields, verify on corrupted plays.
+
+use std::process::Command;
+
+fn solarmy(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+#[test]
+fn bad_input_gets_one_line_and_non_zero_exit() {
+    for args in [
+        &["solve", "--army", "square", "--level", "3"][..],
+        &["solve", "--army", "conway", "--level", "0"],
+        &["solve", "--army", "conway", "--level", "-1"],
+        &["solve", "--army", "conway", "--level", "x"],
+        &["bounds", "--army", "nope"],
+    ] {
+        let (code, _, err) = solarmy(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("solarmy: "), "{err}");
+    }
+    let (_, _, err) = solarmy(&["solve", "--army", "square", "--level", "3"]);
+    assert!(err.contains("conway, skew, diagonal, hexagonal, pablito"));
+}
+
+#[test]
+fn beyond_the_pagoda_limit_is_impossible_not_an_error() {
+    let (code, out, _) = solarmy(&["solve", "--army", "conway", "--level", "5", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "impossible");
+    assert!(v["reason"].as_str().unwrap().contains("pagoda"));
+}
+
+#[test]
+fn solve_json_writes_files_that_verify_accepts_and_corruptions_it_rejects() {
+    let dir = std::env::temp_dir().join(format!("solarmy-cli-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = solarmy(&[
+        "solve", "--army", "diagonal", "--level", "5", "--json", "--out", d,
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in [
+        "army",
+        "level",
+        "status",
+        "min_size",
+        "lower_bound",
+        "cells",
+        "jumps",
+        "board_proven",
+        "seconds",
+        "army_csv",
+        "play_csv",
+        "moves",
+        "verified",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["min_size"], 13);
+    assert_eq!(v["verified"], true);
+    let army = v["army_csv"].as_str().unwrap();
+    let play = v["play_csv"].as_str().unwrap();
+    let (code, out, _) = solarmy(&["verify", "--army", "diagonal", "--level", "5", army, play]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("legal: 13 men, 12 jumps"));
+
+    // Move the third jump off its line: verify names jump 3.
+    let text = std::fs::read_to_string(play).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut f: Vec<i32> = lines[3].split(',').map(|x| x.parse().unwrap()).collect();
+    f[6] += 1; // to_x
+    lines[3] = f
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let bad = dir.join("bad-play.csv");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let (code, _, err) = solarmy(&[
+        "verify",
+        "--army",
+        "diagonal",
+        "--level",
+        "5",
+        army,
+        bad.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("jump 3"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1);
+
+    // A malformed CSV names the file and the line.
+    let broken = dir.join("broken.csv");
+    std::fs::write(&broken, "x,y\n1,2\n3,oops\n").unwrap();
+    let (code, _, err) = solarmy(&[
+        "verify",
+        "--army",
+        "diagonal",
+        "--level",
+        "5",
+        broken.to_str().unwrap(),
+        play,
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("broken.csv") && err.contains("line 3"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bounds_json_has_levels() {
+    let (code, out, _) = solarmy(&["bounds", "--army", "diagonal", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["max_level"], 8);
+    assert_eq!(v["levels"][7]["lower_bound"], 122);
+    assert_eq!(v["levels"][7]["slack_sigma"], "σ^14 + σ^16");
+    assert_eq!(v["levels"][6]["slack_sigma"], "σ^11 + σ^13");
+}
