@@ -24,6 +24,9 @@ pub struct LevelBound {
     /// The same slack as a sum of powers of σ.
     pub slack_sigma: String,
     pub slack_value: f64,
+    /// What results/min-sizes.csv holds for this level, if anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed: Option<crate::export::MinSizeRow>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -58,6 +61,7 @@ pub fn level_bound(army: Army, level: i32) -> Option<LevelBound> {
                 slack: slack.to_string(),
                 slack_sigma: slack.sigma_string(),
                 slack_value: slack.to_f64(),
+                computed: None,
             })
         })
         .min_by_key(|b| b.lower_bound)
@@ -71,5 +75,47 @@ pub fn army_bounds(army: Army) -> ArmyBounds {
         levels: (1..=max_level)
             .filter_map(|n| level_bound(army, n))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_3_as_the_minimum_over_last_jumps() {
+        let want: [(Army, &[u64]); 5] = [
+            (Army::Conway, &[2, 4, 8, 19]),
+            (Army::Skew, &[2, 3, 5, 9, 18, 43]),
+            (Army::Pablito, &[2, 3, 5, 9, 18, 51]),
+            (Army::Hexagonal, &[2, 3, 5, 9, 16, 35, 140]),
+            (Army::Diagonal, &[2, 3, 5, 7, 13, 23, 45, 122]),
+        ];
+        for (army, w) in want {
+            let b = army_bounds(army);
+            assert_eq!(b.max_level as usize, w.len());
+            let got: Vec<u64> = b.levels.iter().map(|l| l.lower_bound).collect();
+            assert_eq!(got, w, "{army}");
+        }
+    }
+
+    #[test]
+    fn equations_8_and_9() {
+        let l7 = level_bound(Army::Diagonal, 7).unwrap();
+        assert_eq!(
+            (l7.lower_bound, l7.slack_sigma.as_str()),
+            (45, "σ^11 + σ^13")
+        );
+        let l8 = level_bound(Army::Diagonal, 8).unwrap();
+        assert_eq!(
+            (l8.lower_bound, l8.slack_sigma.as_str()),
+            (122, "σ^14 + σ^16")
+        );
+        // Table 5, case 1: n_i = 4i − 17 for 8 <= i <= 11, then 31 and 7.
+        let n: Vec<u64> = l8.profile.iter().map(|p| p.1).collect();
+        assert_eq!(n, vec![15, 19, 23, 27, 31, 7]);
+        // Pablito level 5, equation 10: slack 2σ^9 (written greedily as σ^8 + σ^11).
+        let p5 = level_bound(Army::Pablito, 5).unwrap();
+        assert_eq!(p5.slack, (Golden::pow(9) + Golden::pow(9)).to_string());
     }
 }

@@ -51,6 +51,9 @@ pub struct BoundsArgs {
     pub army: Option<String>,
     #[arg(long)]
     pub json: bool,
+    /// Where to look for min-sizes.csv (IP bounds and armies computed before)
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
 }
 
 pub fn parse_army(s: &str) -> Result<Army, String> {
@@ -205,7 +208,18 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, String> {
         Some(s) => vec![parse_army(s)?],
         None => Army::ALL.to_vec(),
     };
-    let all: Vec<_> = armies.into_iter().map(bounds::army_bounds).collect();
+    let mut all: Vec<_> = armies.into_iter().map(bounds::army_bounds).collect();
+    let computed = export::read_min_sizes(&a.results.join("min-sizes.csv"))?;
+    for b in &mut all {
+        for l in &mut b.levels {
+            if let Some(r) = computed
+                .iter()
+                .find(|r| r.army == b.army.name() && r.level == l.level)
+            {
+                l.computed = Some(r.clone());
+            }
+        }
+    }
     if a.json {
         let v = if all.len() == 1 {
             serde_json::to_value(&all[0])
@@ -217,11 +231,17 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, String> {
     }
     for b in &all {
         println!("{} army: highest reachable level {}", b.army, b.max_level);
-        println!("  level  lower bound  slack of the heaviest army");
+        println!(
+            "  level  pagoda bound  IP bound  best army  status      slack of the heaviest army"
+        );
         for l in &b.levels {
+            let (ip, best, status) = match &l.computed {
+                Some(r) => (r.lower_bound.clone(), r.min_size.clone(), r.status.clone()),
+                None => ("-".into(), "-".into(), "-".into()),
+            };
             println!(
-                "  {:>5}  {:>11}  {} = {} ≈ {:.3e}",
-                l.level, l.lower_bound, l.slack_sigma, l.slack, l.slack_value
+                "  {:>5}  {:>12}  {:>8}  {:>9}  {:<10}  {} = {} ≈ {:.3e}",
+                l.level, l.lower_bound, ip, best, status, l.slack_sigma, l.slack, l.slack_value
             );
         }
     }

@@ -133,3 +133,26 @@ pub fn read_play(path: &Path) -> Result<Vec<Step>, String> {
         })
         .collect())
 }
+
+/// One row of results/min-sizes.csv.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct MinSizeRow {
+    pub army: String,
+    pub level: i32,
+    pub min_size: String,
+    pub lower_bound: String,
+    pub status: String,
+    pub board_proven: String,
+    pub seconds: String,
+}
+
+/// Reads results/min-sizes.csv; a missing file is an empty table, a malformed one an error.
+pub fn read_min_sizes(path: &Path) -> Result<Vec<MinSizeRow>, String> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    r.deserialize()
+        .map(|row| row.map_err(|e| format!("{}: {e}", path.display())))
+        .collect()
+}
