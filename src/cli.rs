@@ -135,6 +135,7 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
         "moves": out.moves,
         "last_jump": out.last_jump,
         "unorderable": out.unorderable,
+        "order_seconds": out.order_seconds,
         "army_csv": files.map(|f| f.0.display().to_string()),
         "play_csv": files.map(|f| f.1.display().to_string()),
         "rounds": out.rounds,

@@ -97,6 +97,8 @@ pub struct Outcome {
     pub last_jump: Option<Cell>,
     /// IP solutions that could not be ordered and were cut off.
     pub unorderable: usize,
+    /// Time spent ordering jumps into plays.
+    pub order_seconds: f64,
     pub rounds: Vec<Round>,
 }
 
@@ -132,6 +134,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         moves: 0,
         last_jump: None,
         unorderable: 0,
+        order_seconds: 0.0,
         rounds: Vec::new(),
     };
     if req.level < 1 {
@@ -229,14 +232,14 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                             pb.finish_and_clear();
                         }
                         if sol.objective.is_some() {
-                            settle(&mut out, req, &board, &dir.pagoda, &sol, dir.d);
+                            settle(&mut out, req, &board, &sol, dir.d);
                         }
                         out.lower_bound = Some(k);
                         out.seconds = t0.elapsed().as_secs_f64();
                         return Ok(out);
                     }
                     IpStatus::Optimal => {
-                        if settle(&mut out, req, &board, &dir.pagoda, &sol, dir.d) {
+                        if settle(&mut out, req, &board, &sol, dir.d) {
                             // The bound rests on the last infeasible round: if its board was
                             // not proven, see whether a larger board changes the answer.
                             if let Some(u) = last_unproven.filter(|&u| u + 1 == k)
@@ -278,15 +281,15 @@ fn settle(
     out: &mut Outcome,
     req: &Request,
     board: &Board,
-    pagoda: &Pagoda,
     sol: &solve::IpSolution,
     d: Cell,
 ) -> bool {
     // Jumps far from the target first: the pagoda exponent of the from-cell.
     let priority = |j: usize| board.exponent[board.jumps[j].from].unwrap_or(0) as i64;
-    let _ = pagoda;
-    let Ordering::Found(seq) = order::order(board, &sol.start, &sol.jumps, priority, ORDER_BUDGET)
-    else {
+    let t = Instant::now();
+    let ordering = order::order(board, &sol.start, &sol.jumps, priority, ORDER_BUDGET);
+    out.order_seconds += t.elapsed().as_secs_f64();
+    let Ordering::Found(seq) = ordering else {
         return false;
     };
     let army: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();

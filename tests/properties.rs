@@ -1,0 +1,186 @@
+//! Property tests: exact arithmetic against floats, the backtracker against exhaustive order
+//! search, the replay checker against corrupted plays, the CSV readers against garbage.
+
+use proptest::prelude::*;
+use solarmy::board::{Board, Limit};
+use solarmy::geometry::Army;
+use solarmy::golden::Golden;
+use solarmy::minimum::{Request, find_minimum};
+use solarmy::order::{Ordering, order};
+use solarmy::pagoda::Pagoda;
+use solarmy::verify::{self, Step};
+use std::sync::OnceLock;
+
+proptest! {
+    #[test]
+    fn golden_arithmetic_matches_floats(a in -1000i128..1000, b in -1000i128..1000,
+                                        c in -1000i128..1000, d in -1000i128..1000, e in -20i32..20) {
+        let x = Golden::new(a, b);
+        let y = Golden::new(c, d);
+        let close = |g: Golden, f: f64| (g.to_f64() - f).abs() <= 1e-6 * (1.0 + f.abs());
+        prop_assert!(close(x + y, x.to_f64() + y.to_f64()));
+        prop_assert!(close(x * y, x.to_f64() * y.to_f64()));
+        prop_assert!(close(Golden::pow(e), ((5f64.sqrt() - 1.0) / 2.0).powi(e)));
+        let diff = x.to_f64() - y.to_f64();
+        if diff.abs() > 1e-6 {
+            prop_assert_eq!(x > y, diff > 0.0);
+        }
+    }
+}
+
+/// Every order of the jumps, tried one by one: does any use them all legally?
+fn exhaustive(board: &Board, start: &[usize], jumps: &[usize]) -> bool {
+    fn rec(board: &Board, occ: &mut Vec<bool>, left: &mut Vec<usize>) -> bool {
+        if left.is_empty() {
+            return true;
+        }
+        for i in 0..left.len() {
+            let j = board.jumps[left[i]];
+            if occ[j.from] && occ[j.over] && !occ[j.to] {
+                let k = left.remove(i);
+                occ[j.from] = false;
+                occ[j.over] = false;
+                occ[j.to] = true;
+                let ok = rec(board, occ, left);
+                occ[j.from] = true;
+                occ[j.over] = true;
+                occ[j.to] = false;
+                left.insert(i, k);
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut occ = vec![false; board.cells.len()];
+    for &c in start {
+        occ[c] = true;
+    }
+    rec(board, &mut occ, &mut jumps.to_vec())
+}
+
+fn small_board(army: Army) -> Board {
+    let l = army.lattice();
+    let d = l.last_jump_directions()[0];
+    let p = Pagoda::improved(&l, d);
+    let limit = Limit {
+        men: 0,
+        max_exponent: 4,
+        max_loss: Golden::from_int(10),
+        proven: false,
+    };
+    Board::new(&p, 1, &limit)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn backtracker_agrees_with_exhaustive_search(army in 0usize..5, seed in any::<u64>(), walk in any::<bool>()) {
+        let army = Army::ALL[army];
+        let board = small_board(army);
+        let mut rng = seed | 1;
+        let mut next = |n: usize| { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; (rng % n as u64) as usize };
+        let cells = board.cells.len();
+        let mut start: Vec<usize> = (0..6).map(|_| next(cells)).collect();
+        start.sort();
+        start.dedup();
+        let mut jumps: Vec<usize> = Vec::new();
+        if walk {
+            // A random legal play: an order surely exists.
+            let mut occ = vec![false; cells];
+            for &c in &start { occ[c] = true; }
+            for _ in 0..5 {
+                let legal: Vec<usize> = (0..board.jumps.len())
+                    .filter(|&j| { let x = board.jumps[j]; occ[x.from] && occ[x.over] && !occ[x.to] })
+                    .collect();
+                if legal.is_empty() { break; }
+                let j = legal[next(legal.len())];
+                let x = board.jumps[j];
+                occ[x.from] = false; occ[x.over] = false; occ[x.to] = true;
+                jumps.push(j);
+            }
+        } else {
+            for _ in 0..1 + next(5) { jumps.push(next(board.jumps.len())); }
+        }
+        let mut multiset: Vec<(usize, u32)> = Vec::new();
+        for &j in &jumps {
+            match multiset.iter_mut().find(|(k, _)| *k == j) {
+                Some(e) => e.1 += 1,
+                None => multiset.push((j, 1)),
+            }
+        }
+        let want = exhaustive(&board, &start, &jumps);
+        let got = order(&board, &start, &multiset, |_| 0, 1_000_000);
+        match got {
+            Ordering::Found(seq) => {
+                prop_assert!(want);
+                let mut sorted = seq.clone(); sorted.sort();
+                let mut all = jumps.clone(); all.sort();
+                prop_assert_eq!(sorted, all);
+                prop_assert!(replay_in_order(&board, &start, &seq));
+            }
+            Ordering::Impossible => prop_assert!(!want),
+            Ordering::Budget => prop_assert!(false, "budget exhausted on a tiny instance"),
+        }
+    }
+}
+
+fn replay_in_order(board: &Board, start: &[usize], seq: &[usize]) -> bool {
+    let mut occ = vec![false; board.cells.len()];
+    for &c in start {
+        occ[c] = true;
+    }
+    seq.iter().all(|&j| {
+        let x = board.jumps[j];
+        let ok = occ[x.from] && occ[x.over] && !occ[x.to];
+        occ[x.from] = false;
+        occ[x.over] = false;
+        occ[x.to] = true;
+        ok
+    })
+}
+
+fn diagonal_5() -> &'static (Vec<(i32, i32)>, Vec<Step>) {
+    static PLAY: OnceLock<(Vec<(i32, i32)>, Vec<Step>)> = OnceLock::new();
+    PLAY.get_or_init(|| {
+        let out = find_minimum(&Request {
+            army: Army::Diagonal,
+            level: 5,
+            time_limit: Some(60.0),
+            progress: false,
+            stability_margin: 0,
+        })
+        .unwrap();
+        (out.army_cells, out.play)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn verify_rejects_every_single_cell_corruption(jump in any::<prop::sample::Index>(), cell in 0usize..3,
+                                                   axis in any::<bool>(), up in any::<bool>()) {
+        let (army, play) = diagonal_5();
+        let lattice = Army::Diagonal.lattice();
+        prop_assert!(verify::replay(&lattice, 5, army, play).is_ok());
+        let i = jump.index(play.len());
+        let mut bad = play.clone();
+        let delta = if up { 1 } else { -1 };
+        let c = match cell { 0 => &mut bad[i].from, 1 => &mut bad[i].over, _ => &mut bad[i].to };
+        if axis { c.0 += delta } else { c.1 += delta }
+        let err = verify::replay(&lattice, 5, army, &bad).unwrap_err();
+        let want = format!("jump {} ", i + 1);
+        prop_assert!(err.starts_with(&want), "{}", err);
+    }
+
+    #[test]
+    fn csv_readers_never_panic(text in "\\PC{0,200}", header in prop::sample::select(vec!["x,y\n", "step,from_x,from_y,over_x,over_y,to_x,to_y\n", ""])) {
+        let dir = std::env::temp_dir().join(format!("solarmy-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("f.csv");
+        std::fs::write(&p, format!("{header}{text}")).unwrap();
+        let _ = solarmy::export::read_army(&p);
+        let _ = solarmy::export::read_play(&p);
+    }
+}
