@@ -7,6 +7,8 @@ use crate::bounds;
 use crate::export;
 use crate::geometry::Army;
 use crate::minimum::{self, Outcome, Request, Status};
+use crate::pagoda::Pagoda;
+use crate::render;
 use crate::verify;
 use clap::Args;
 use serde_json::json;
@@ -30,6 +32,9 @@ pub struct SolveArgs {
     /// One JSON object on stdout
     #[arg(long)]
     pub json: bool,
+    /// Write each IP as solved (MPS or LP by extension), as FILE-<men>men-d<x>_<y>.<ext>
+    #[arg(long, value_name = "FILE")]
+    pub write_model: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -90,6 +95,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
         time_limit: a.time_limit,
         progress: !a.json && std::io::stderr().is_terminal(),
         stability_margin: 2,
+        write_model: a.write_model.clone(),
     };
     let out = minimum::find_minimum(&req)?;
     let files = match (&a.out, out.verified) {
@@ -114,6 +120,31 @@ pub fn write_outputs(dir: &std::path::Path, out: &Outcome) -> Result<(PathBuf, P
     let play = dir.join(format!("{stem}-play.csv"));
     export::write_atomic(&army, export::army_csv(&out.army_cells).as_bytes())?;
     export::write_atomic(&play, export::play_csv(&out.play).as_bytes())?;
+    let lattice = out.army.lattice();
+    let pagoda = Pagoda::improved(&lattice, out.last_jump.unwrap_or(lattice.directions[0]));
+    let caption = format!(
+        "{} army, level {}: {} men{}",
+        out.army,
+        out.level,
+        out.army_cells.len(),
+        if out.status == Status::Optimal {
+            " (minimum)"
+        } else {
+            ""
+        }
+    );
+    let svg = render::army_svg(&lattice, &pagoda, out.level, &out.army_cells, &caption);
+    export::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())?;
+    let caption = format!("{caption}, {} jumps in {} moves", out.play.len(), out.moves);
+    let svg = render::play_svg(
+        &lattice,
+        &pagoda,
+        out.level,
+        &out.army_cells,
+        &out.play,
+        &caption,
+    );
+    export::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())?;
     Ok((army, play))
 }
 

@@ -34,6 +34,27 @@ impl Region {
     }
 }
 
+/// How the lattice is drawn in the plane: square cells, hexagons (axial coordinates), or a
+/// triangle of circles (Pablito). Pictures use the same (x, y) as everything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Embedding {
+    Square,
+    Hexagonal,
+    Triangle,
+}
+
+impl Embedding {
+    /// Centre of a cell in the plane, in cell widths; y grows away from the target.
+    pub fn point(self, (x, y): Cell) -> (f64, f64) {
+        let h = 3f64.sqrt() / 2.0;
+        match self {
+            Embedding::Square => (x as f64, y as f64),
+            Embedding::Hexagonal => (x as f64 + y as f64 / 2.0, y as f64 * h),
+            Embedding::Triangle => (x as f64 - y as f64 / 2.0, y as f64 * h),
+        }
+    }
+}
+
 /// The five armies of the paper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -69,10 +90,11 @@ impl Army {
         const ORTHO: [Cell; 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
         const DIAG: [Cell; 4] = [(1, 1), (-1, -1), (1, -1), (-1, 1)];
         match self {
-            Army::Conway => Lattice::new(Region::All, &ORTHO, (-1, 0)),
-            Army::Skew => Lattice::new(Region::EvenParity, &DIAG, (-1, 0)),
+            Army::Conway => Lattice::new(Region::All, &ORTHO, (-1, 0), Embedding::Square),
+            Army::Skew => Lattice::new(Region::EvenParity, &DIAG, (-1, 0), Embedding::Square),
             Army::Diagonal => {
-                Lattice::new(Region::All, &[ORTHO.as_slice(), &DIAG].concat(), (-1, 0))
+                let dirs = [ORTHO.as_slice(), &DIAG].concat();
+                Lattice::new(Region::All, &dirs, (-1, 0), Embedding::Square)
             }
             // Axial coordinates: rows are lines of constant y; the mirror through the
             // target's column is (x, y) -> (-x - y, y).
@@ -80,12 +102,14 @@ impl Army {
                 Region::All,
                 &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)],
                 (-1, -1),
+                Embedding::Hexagonal,
             ),
             // The triangle's mirror is (x, y) -> (y - x, y).
             Army::Pablito => Lattice::new(
                 Region::Triangle,
                 &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)],
                 (-1, 1),
+                Embedding::Triangle,
             ),
         }
     }
@@ -124,14 +148,21 @@ pub struct Lattice {
     pub directions: Vec<Cell>,
     /// The mirror (x, y) -> (p·x + q·y, y), stored as (p, q).
     pub mirror: (i32, i32),
+    pub embedding: Embedding,
 }
 
 impl Lattice {
-    fn new(region: Region, directions: &[Cell], mirror: (i32, i32)) -> Lattice {
+    fn new(
+        region: Region,
+        directions: &[Cell],
+        mirror: (i32, i32),
+        embedding: Embedding,
+    ) -> Lattice {
         Lattice {
             region,
             directions: directions.to_vec(),
             mirror,
+            embedding,
         }
     }
 

@@ -17,5 +17,6 @@ pub mod minimum;
 pub mod model;
 pub mod order;
 pub mod pagoda;
+pub mod render;
 pub mod solve;
 pub mod verify;

@@ -34,6 +34,21 @@ pub struct Request {
     /// Re-solve the last infeasible round on a board larger by this many exponents when its
     /// board was not proven (0: skip).
     pub stability_margin: i32,
+    /// Write every IP solved to this path, with `-<men>men-d<x>_<y>` before the extension.
+    pub write_model: Option<std::path::PathBuf>,
+}
+
+/// Where the IP for `men` men and last jump `d` is written, given the requested path.
+pub fn model_path(base: &std::path::Path, men: u64, d: Cell) -> std::path::PathBuf {
+    let stem = base
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = base
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or("mps".into());
+    base.with_file_name(format!("{stem}-{men}men-d{}_{}.{ext}", d.0, d.1))
 }
 
 /// How a request ended.
@@ -205,6 +220,14 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                         req.army, req.level, dir.d
                     ),
                 };
+                if let Some(base) = &req.write_model {
+                    let path = model_path(base, k, dir.d);
+                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                        std::fs::create_dir_all(parent)
+                            .map_err(|e| format!("{}: {e}", parent.display()))?;
+                    }
+                    solve::write_model(Model::build(&board, &spec), &path)?;
+                }
                 let sol = solve::solve(Model::build(&board, &spec), &opts)?;
                 out.cells = board.cells.len();
                 out.jumps = board.jumps.len();

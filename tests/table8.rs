@@ -12,6 +12,7 @@ fn check(army: Army, level: i32, want: Option<u64>) {
         time_limit: Some(600.0),
         progress: false,
         stability_margin: 2,
+        write_model: None,
     };
     let out = find_minimum(&req).unwrap();
     match want {
