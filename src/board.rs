@@ -12,10 +12,11 @@
 //!    whose farthest man has exponent E weighs at most W(K−1) + σ^E, and must weigh at least
 //!    1, so σ^E >= 1 − W(K−1): E is bounded by E₁.
 //! 2. *Cells beyond the start cells.* Let every start man have exponent <= E. The first man
-//!    ever to land at exponent >= ℓ (ℓ > E) lands on exactly ℓ, from cells below ℓ: that
-//!    jump lands on its own highest exponent and loses at least σ^ℓ (Table 4, checked for
-//!    every function by [`crate::pagoda::Pagoda::check`]). Reaching exponent M therefore
-//!    loses at least σ^{E+1} + … + σ^M = σ^{E−1} − σ^{M−1}, which must not exceed S.
+//!    ever to land at exponent >= ℓ (ℓ > E) lands on exactly ℓ, from cells below ℓ, and
+//!    since exponents change by at most 1 along a line its over-cell is at ℓ − 1: such a jump
+//!    loses at least σ^{ℓ−1} (Table 4; checked for every function by
+//!    [`crate::pagoda::Pagoda::check`]). Reaching exponent M therefore loses at least
+//!    σ^E + … + σ^{M−1} = σ^{E−2} − σ^{M−2}, which must not exceed S ([`reach`]).
 //! 3. *Jumps.* A jump that loses more than the greatest possible slack is never used.
 //!
 //! Together these give a board that contains every real play of at most K men: it is
@@ -68,11 +69,17 @@ impl Limit {
         let mut e = last_filled;
         while Golden::pow(e) >= gap {
             let slack = (rest + Golden::pow(e) - fin).min(max_slack);
-            let mut m = e;
-            while Golden::pow(e - 1) - Golden::pow(m) <= slack {
-                m += 1; // σ^{E−1} − σ^{(m+1)−1} is the loss of reaching exponent m + 1.
+            match reach(e, slack) {
+                Some(m) => max_exponent = max_exponent.max(m),
+                None => {
+                    return Some(Limit {
+                        men,
+                        max_exponent: last_filled + margin,
+                        max_loss: max_slack,
+                        proven: false,
+                    });
+                }
             }
-            max_exponent = max_exponent.max(m);
             e += 1;
         }
         Some(Limit {
@@ -82,6 +89,21 @@ impl Limit {
             proven: true,
         })
     }
+}
+
+/// The highest exponent real play can reach from start men of exponent <= `e` losing at
+/// most `slack` in all (step 2 of the module doc), or None when the slack pays for any
+/// distance (slack >= σ^{e−2}).
+pub fn reach(e: i32, slack: Golden) -> Option<i32> {
+    if slack >= Golden::pow(e - 2) {
+        return None;
+    }
+    let mut m = e;
+    // Reaching m + 1 loses σ^{e−2} − σ^{m−1}.
+    while Golden::pow(e - 2) - Golden::pow(m - 1) <= slack {
+        m += 1;
+    }
+    Some(m)
 }
 
 /// A jump between board cells (indices into [`Board::cells`]).

@@ -50,6 +50,25 @@ pub struct VerifyArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct CasesArgs {
+    #[arg(long)]
+    pub army: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub level: String,
+    /// Number of men K
+    #[arg(long)]
+    pub size: u64,
+    /// Solve every case that no reduction rules out, logging to DIR/<army>-<level>-<size>-cases.jsonl
+    #[arg(long, value_name = "DIR")]
+    pub solve: Option<PathBuf>,
+    /// Seconds per case when solving
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct BoundsArgs {
     /// One army (default: all five)
     #[arg(long)]
@@ -278,4 +297,37 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, String> {
         }
     }
     Ok(0)
+}
+
+pub fn cases(a: &CasesArgs) -> Result<u8, String> {
+    let army = parse_army(&a.army)?;
+    let level = parse_level(&a.level)?;
+    if let Some(reason) = crate::pagoda::impossibility_reason(army, level) {
+        println!("impossible: {reason}");
+        return Ok(0);
+    }
+    install_interrupt_handler();
+    let sweep = crate::sweep::Sweep::new(army, level, a.size);
+    if a.json && a.solve.is_none() {
+        println!(
+            "{}",
+            serde_json::to_string(&sweep.families).map_err(|e| e.to_string())?
+        );
+        return Ok(0);
+    }
+    if !a.json {
+        print!("{}", sweep.table());
+    }
+    let Some(dir) = &a.solve else { return Ok(0) };
+    let progress = !a.json && std::io::stderr().is_terminal();
+    let report = sweep.solve(dir, a.time_limit, progress)?;
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        println!("{}", report.summary());
+    }
+    Ok(if report.complete { 0 } else { 3 })
 }

@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod bounds;
+pub mod cases;
 pub mod cli;
 pub mod export;
 pub mod geometry;
@@ -19,4 +20,5 @@ pub mod order;
 pub mod pagoda;
 pub mod render;
 pub mod solve;
+pub mod sweep;
 pub mod verify;

@@ -27,6 +27,8 @@ enum Command {
     Verify(cli::VerifyArgs),
     /// Pagoda bounds per level: highest level, lower bound on the army size, slack.
     Bounds(cli::BoundsArgs),
+    /// Split armies of K men into cases by exponent profile; optionally solve each case.
+    Cases(cli::CasesArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => cli::solve(&a),
         Command::Verify(a) => cli::verify(&a),
         Command::Bounds(a) => cli::bounds(&a),
+        Command::Cases(a) => cli::cases(&a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -128,9 +128,9 @@ struct Direction {
 const ORDER_BUDGET: u64 = 2_000_000;
 const MAX_CUTS: usize = 20;
 
-pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
-    let t0 = Instant::now();
-    let mut out = Outcome {
+/// An outcome with nothing found yet.
+pub fn empty_outcome(req: &Request) -> Outcome {
+    Outcome {
         army: req.army,
         level: req.level,
         status: Status::Impossible,
@@ -151,7 +151,12 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         unorderable: 0,
         order_seconds: 0.0,
         rounds: Vec::new(),
-    };
+    }
+}
+
+pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
+    let t0 = Instant::now();
+    let mut out = empty_outcome(req);
     if req.level < 1 {
         return Err(format!("level must be at least 1, got {}", req.level));
     }
@@ -300,7 +305,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
 }
 
 /// Orders and replays an IP solution; on success fills `out` and returns true.
-fn settle(
+pub fn settle(
     out: &mut Outcome,
     req: &Request,
     board: &Board,

@@ -150,8 +150,8 @@ impl Pagoda {
                     };
                     let top = a.max(b).max(c);
                     types.insert(jump_type(a, b, c));
-                    // Notes §3: landing on the highest exponent of the jump loses >= σ^top.
-                    if c == top && loss < Golden::pow(top) {
+                    // Board limit, step 2: landing above both other cells loses >= σ^{top−1}.
+                    if c == top && a < top && b < top && loss < Golden::pow(top - 1) {
                         lossy_landing_ok = false;
                     }
                     // Proposition 1(1): a jump loses nothing or at least σ^top.
@@ -179,7 +179,7 @@ fn on_line(b: Cell, c: Cell) -> bool {
 pub struct PagodaCheck {
     /// Table 4 types that occur (e.g. "1.3.1").
     pub types: BTreeSet<&'static str>,
-    /// Every jump landing on its own highest exponent a loses at least σ^a.
+    /// Every jump landing above both its other cells, at exponent a, loses at least σ^{a−1}.
     pub lossy_landing_ok: bool,
     /// Every jump loses 0 or at least σ^a (Proposition 1, needs no type 1.2.1).
     pub loss_gap_ok: bool,

@@ -1,0 +1,369 @@
+//! Solving a case split: one IP per case that no reduction rules out.
+//!
+//! Each case fixes the men per exponent class, hence the army's exact slack S, and so:
+//! - the board: the case's largest start exponent E and S bound how far real play can go
+//!   (`board` module doc, step 2: reaching exponent M loses σ^{E−1} − σ^{M−1} <= S);
+//! - the jumps: none losing more than S; with S = 0 only lossless ones;
+//! - the number of lossy jumps: by the weight identity Σ loss_n J_n = S (exact for every IP
+//!   solution, notes §1), at most ⌊S / λ⌋ jumps lose anything, λ the smallest positive loss
+//!   on the board; where S allows a single lossy jump this is the paper's "exactly one jump
+//!   loses σ^j", derived rather than assumed;
+//! - the finish {d, 2d}, which breaks the mirror symmetry.
+//!
+//! Results go to a case log (JSON lines, rewritten atomically after every case) so that a
+//! sweep stopped by a time limit or Ctrl-C resumes where it stopped.
+
+use crate::board::{Board, Limit, MARGIN};
+use crate::cases::{self, Case};
+use crate::export;
+use crate::geometry::{Army, Cell};
+use crate::golden::Golden;
+use crate::minimum::{self, Outcome};
+use crate::model::{Model, Spec};
+use crate::pagoda::{Pagoda, Profile};
+use crate::solve::{self, INTERRUPTED, IpStatus, Options};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+/// The cases of one last jump d.
+#[derive(Clone, Debug, Serialize)]
+pub struct Family {
+    pub last_jump: Cell,
+    /// Largest start exponent enumerated.
+    pub max_exponent: i32,
+    /// Whether every K-man army of this d has its men within `max_exponent`.
+    pub complete: bool,
+    pub cases: Vec<Case>,
+    #[serde(skip)]
+    pagoda: Option<Pagoda>,
+    #[serde(skip)]
+    profile: Option<Profile>,
+}
+
+pub struct Sweep {
+    pub army: Army,
+    pub level: i32,
+    pub men: u64,
+    pub families: Vec<Family>,
+}
+
+/// One line of the case log.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CaseResult {
+    pub last_jump: Cell,
+    pub case: String,
+    pub slack: String,
+    /// ruled_out, infeasible, feasible, unorderable, time_limit, interrupted
+    pub status: String,
+    pub reason: Option<String>,
+    pub cells: usize,
+    pub jumps: usize,
+    pub seconds: f64,
+    #[serde(default)]
+    pub board_proven: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub army: Army,
+    pub level: i32,
+    pub men: u64,
+    /// Every case settled (ruled out, infeasible, or an army found).
+    pub complete: bool,
+    /// Whether the enumeration covers every army of `men` men (no exponent cap cut it).
+    pub enumeration_complete: bool,
+    pub results: Vec<CaseResult>,
+    /// A verified army of `men` men, if a case had one.
+    #[serde(skip)]
+    pub found: Option<Outcome>,
+    pub log: PathBuf,
+}
+
+impl Report {
+    pub fn summary(&self) -> String {
+        let count = |s: &str| self.results.iter().filter(|r| r.status == s).count();
+        format!(
+            "{} army level {}, {} men: {} cases: {} ruled out, {} infeasible, {} feasible, {} open; enumeration {}; log {}",
+            self.army,
+            self.level,
+            self.men,
+            self.results.len(),
+            count("ruled_out"),
+            count("infeasible"),
+            count("feasible"),
+            self.results
+                .iter()
+                .filter(|r| !matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible"))
+                .count(),
+            if self.enumeration_complete {
+                "complete"
+            } else {
+                "capped (board not proven)"
+            },
+            self.log.display()
+        )
+    }
+}
+
+impl Sweep {
+    pub fn new(army: Army, level: i32, men: u64) -> Sweep {
+        let lattice = army.lattice();
+        let families = lattice
+            .last_jump_directions()
+            .into_iter()
+            .filter_map(|d| {
+                let pagoda = Pagoda::improved(&lattice, d);
+                let profile = pagoda.start_profile(level);
+                let limit = Limit::new(&profile, men, Golden::ONE, MARGIN)?;
+                let cases =
+                    cases::enumerate(&profile, men, Golden::ONE, &[1, 2], limit.max_exponent);
+                Some(Family {
+                    last_jump: d,
+                    max_exponent: limit.max_exponent,
+                    complete: limit.proven,
+                    cases,
+                    pagoda: Some(pagoda),
+                    profile: Some(profile),
+                })
+            })
+            .collect();
+        Sweep {
+            army,
+            level,
+            men,
+            families,
+        }
+    }
+
+    /// The case table, as the paper prints it: classes filled to capacity in every case are
+    /// summarised, then one line per case.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        for f in &self.families {
+            let profile = f.profile.as_ref().unwrap();
+            // Classes full in every case.
+            let full_to = (0..=f.max_exponent)
+                .take_while(|&e| {
+                    f.cases.iter().all(|c| {
+                        let n = c.profile.iter().find(|p| p.0 == e).map_or(0, |p| p.1);
+                        n == profile.count(e)
+                    })
+                })
+                .last();
+            s += &format!(
+                "{} army, level {}, {} men, last jump over {:?}: {} cases (start exponents up to {}{})\n",
+                self.army,
+                self.level,
+                self.men,
+                f.last_jump,
+                f.cases.len(),
+                f.max_exponent,
+                if f.complete {
+                    ""
+                } else {
+                    ", a cap: the enumeration is not proven complete"
+                }
+            );
+            if let Some(t) = full_to {
+                s += &format!(
+                    "  in every case n_i = {} cells, all full, for i <= {t}\n",
+                    "all"
+                );
+            }
+            for (k, c) in f.cases.iter().enumerate() {
+                let rest: Vec<String> = c
+                    .profile
+                    .iter()
+                    .filter(|p| full_to.is_none_or(|t| p.0 > t))
+                    .map(|(e, n)| format!("n{e}={n}"))
+                    .collect();
+                s += &format!(
+                    "  case {:>3}: {:<40} slack {:<16} {}\n",
+                    k + 1,
+                    rest.join(" "),
+                    c.slack_sigma,
+                    c.ruled_out.as_deref().unwrap_or("to solve")
+                );
+            }
+        }
+        s
+    }
+
+    /// Solves every case still open, resuming from the case log in `dir`.
+    pub fn solve(
+        &self,
+        dir: &Path,
+        time_limit: Option<f64>,
+        progress: bool,
+    ) -> Result<Report, String> {
+        let log = dir.join(format!(
+            "{}-{}-{}-cases.jsonl",
+            self.army, self.level, self.men
+        ));
+        let mut done: HashMap<(Cell, String), CaseResult> = HashMap::new();
+        if let Ok(text) = std::fs::read_to_string(&log) {
+            for line in text.lines() {
+                if let Ok(r) = serde_json::from_str::<CaseResult>(line)
+                    && matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible")
+                {
+                    done.insert((r.last_jump, r.case.clone()), r);
+                }
+            }
+        }
+        let total: usize = self.families.iter().map(|f| f.cases.len()).sum();
+        let bar = progress.then(|| {
+            let b = ProgressBar::new(total as u64);
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} cases  {elapsed_precise}  {msg}",
+                )
+                .unwrap(),
+            );
+            b
+        });
+        let mut report = Report {
+            army: self.army,
+            level: self.level,
+            men: self.men,
+            complete: true,
+            enumeration_complete: self.families.iter().all(|f| f.complete),
+            results: Vec::new(),
+            found: None,
+            log: log.clone(),
+        };
+        let save = |results: &[CaseResult]| -> Result<(), String> {
+            let text: String = results
+                .iter()
+                .map(|r| serde_json::to_string(r).unwrap() + "\n")
+                .collect();
+            export::write_atomic(&log, text.as_bytes())
+        };
+        for f in &self.families {
+            for c in &f.cases {
+                if let Some(b) = &bar {
+                    b.inc(1);
+                    b.set_message(format!("{:?} {}", f.last_jump, c.key()));
+                }
+                if let Some(r) = done.get(&(f.last_jump, c.key())) {
+                    report.results.push(r.clone());
+                    continue;
+                }
+                if report.found.is_some() || INTERRUPTED.load(Ordering::Relaxed) {
+                    report.complete &= report.found.is_some();
+                    continue;
+                }
+                let r = self.solve_case(f, c, time_limit, bar.as_ref(), &mut report)?;
+                report.complete &=
+                    matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible");
+                report.results.push(r);
+                save(&report.results)?;
+            }
+        }
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        save(&report.results)?;
+        Ok(report)
+    }
+
+    fn solve_case(
+        &self,
+        f: &Family,
+        c: &Case,
+        time_limit: Option<f64>,
+        bar: Option<&ProgressBar>,
+        report: &mut Report,
+    ) -> Result<CaseResult, String> {
+        let mut r = CaseResult {
+            last_jump: f.last_jump,
+            case: c.key(),
+            slack: c.slack_sigma.clone(),
+            status: "ruled_out".into(),
+            reason: c.ruled_out.clone(),
+            cells: 0,
+            jumps: 0,
+            seconds: 0.0,
+            board_proven: true,
+        };
+        if c.ruled_out.is_some() {
+            return Ok(r);
+        }
+        let pagoda = f.pagoda.as_ref().unwrap();
+        // Step 2 of the board argument with this case's E and S; where the slack pays for
+        // any distance, the family's cap plus the margin, not proven.
+        let reached = crate::board::reach(c.max_exponent, c.slack);
+        let limit = Limit {
+            men: self.men,
+            max_exponent: reached.unwrap_or(f.max_exponent.max(c.max_exponent) + MARGIN),
+            max_loss: c.slack,
+            proven: reached.is_some(),
+        };
+        let m = limit.max_exponent;
+        r.board_proven = limit.proven;
+        let board = Board::new(pagoda, self.level, &limit);
+        let d = f.last_jump;
+        let mut spec = Spec {
+            fin: vec![board.index[&d], board.index[&(2 * d.0, 2 * d.1)]],
+            max_men: Some(self.men),
+            ..Spec::default()
+        };
+        for i in 0..=m {
+            let cells: Vec<usize> = board
+                .start_cells()
+                .filter(|&x| board.exponent[x] == Some(i))
+                .collect();
+            if !cells.is_empty() {
+                let n = c.profile.iter().find(|p| p.0 == i).map_or(0, |p| p.1);
+                spec.men_in.push((cells, n));
+            }
+        }
+        let lossy: Vec<usize> = (0..board.jumps.len())
+            .filter(|&j| !board.loss[j].is_zero())
+            .collect();
+        if let Some(least) = lossy.iter().map(|&j| board.loss[j]).min() {
+            let mut most = 0u64;
+            while (most + 1) as i128 * least <= c.slack {
+                most += 1;
+            }
+            spec.jumps_at_most.push((lossy, most));
+        }
+        r.cells = board.cells.len();
+        r.jumps = board.jumps.len();
+        let sol = solve::solve(
+            Model::build(&board, &spec),
+            &Options {
+                time_limit,
+                progress: bar.cloned(),
+                label: format!("{:?} {}", d, c.key()),
+            },
+        )?;
+        r.seconds = sol.seconds;
+        r.status = match sol.status {
+            IpStatus::Infeasible => "infeasible".into(),
+            IpStatus::TimeLimit => "time_limit".into(),
+            IpStatus::Interrupted => "interrupted".into(),
+            IpStatus::Optimal => {
+                let req = minimum::Request {
+                    army: self.army,
+                    level: self.level,
+                    time_limit: None,
+                    progress: false,
+                    stability_margin: 0,
+                    write_model: None,
+                };
+                let mut out = minimum::empty_outcome(&req);
+                if minimum::settle(&mut out, &req, &board, &sol, d) {
+                    out.status = minimum::Status::Optimal;
+                    report.found = Some(out);
+                    "feasible".into()
+                } else {
+                    "unorderable".into()
+                }
+            }
+        };
+        Ok(r)
+    }
+}
