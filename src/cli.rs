@@ -35,6 +35,9 @@ pub struct SolveArgs {
     /// Write each IP as solved (MPS or LP by extension), as FILE-<men>men-d<x>_<y>.<ext>
     #[arg(long, value_name = "FILE")]
     pub write_model: Option<PathBuf>,
+    /// Seconds a direct IP may run before its round is split into cases
+    #[arg(long, default_value_t = 30.0)]
+    pub direct_budget: f64,
 }
 
 #[derive(Args, Debug)]
@@ -115,6 +118,8 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
         progress: !a.json && std::io::stderr().is_terminal(),
         stability_margin: 2,
         write_model: a.write_model.clone(),
+        direct_budget: Some(a.direct_budget),
+        case_dir: a.out.clone(),
     };
     let out = minimum::find_minimum(&req)?;
     let files = match (&a.out, out.verified) {
@@ -185,6 +190,7 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
         "moves": out.moves,
         "last_jump": out.last_jump,
         "unorderable": out.unorderable,
+        "case_logs": out.case_logs,
         "order_seconds": out.order_seconds,
         "army_csv": files.map(|f| f.0.display().to_string()),
         "play_csv": files.map(|f| f.1.display().to_string()),

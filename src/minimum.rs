@@ -18,7 +18,7 @@ use crate::golden::Golden;
 use crate::model::{Model, Spec};
 use crate::order::{self, Ordering};
 use crate::pagoda::{self, Pagoda, Profile};
-use crate::solve::{self, IpStatus, Options};
+use crate::solve::{self, INTERRUPTED, IpStatus, Options};
 use crate::verify::{self, Step};
 use indicatif::ProgressBar;
 use serde::Serialize;
@@ -36,6 +36,10 @@ pub struct Request {
     pub stability_margin: i32,
     /// Write every IP solved to this path, with `-<men>men-d<x>_<y>` before the extension.
     pub write_model: Option<std::path::PathBuf>,
+    /// Seconds a direct IP may take before its round is split into cases (None: never).
+    pub direct_budget: Option<f64>,
+    /// Where case logs go (a sweep resumes from them).
+    pub case_dir: Option<std::path::PathBuf>,
 }
 
 /// Where the IP for `men` men and last jump `d` is written, given the requested path.
@@ -112,6 +116,8 @@ pub struct Outcome {
     pub last_jump: Option<Cell>,
     /// IP solutions that could not be ordered and were cut off.
     pub unorderable: usize,
+    /// Case logs of rounds that were split into cases.
+    pub case_logs: Vec<String>,
     /// Time spent ordering jumps into plays.
     pub order_seconds: f64,
     pub rounds: Vec<Round>,
@@ -149,6 +155,7 @@ pub fn empty_outcome(req: &Request) -> Outcome {
         moves: 0,
         last_jump: None,
         unorderable: 0,
+        case_logs: Vec::new(),
         order_seconds: 0.0,
         rounds: Vec::new(),
     }
@@ -211,9 +218,11 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                 board.index[&dir.d],
                 board.index[&(2 * dir.d.0, 2 * dir.d.1)],
             ];
+            // Rounds below k found nothing, so only an army of exactly k men is looked for.
             let mut spec = Spec {
                 fin,
                 max_men: Some(k),
+                min_men: (k > dir.bound.unwrap_or(k)).then_some(k),
                 ..Spec::default()
             };
             loop {
@@ -233,7 +242,76 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                     }
                     solve::write_model(Model::build(&board, &spec), &path)?;
                 }
-                let sol = solve::solve(Model::build(&board, &spec), &opts)?;
+                let mut opts = opts;
+                let budget = req.direct_budget.filter(|_| spec.excluded.is_empty());
+                if let Some(b) = budget {
+                    opts.time_limit = Some(opts.time_limit.map_or(b, |t| t.min(b)));
+                }
+                let mut sol = solve::solve(Model::build(&board, &spec), &opts)?;
+                let budget_hit = budget.is_some_and(|b| {
+                    sol.status == IpStatus::TimeLimit
+                        && remaining().is_none_or(|r| r > 1.0)
+                        && sol.seconds >= b - 1.0
+                });
+                if budget_hit {
+                    // The direct IP is hopeless here: split this round into cases.
+                    let sweep =
+                        crate::sweep::Sweep::with_directions(req.army, req.level, k, &[dir.d]);
+                    let case_dir = req
+                        .case_dir
+                        .clone()
+                        .unwrap_or_else(|| std::env::temp_dir().join("solarmy-cases"));
+                    if let Some(pb) = &progress {
+                        pb.set_message(format!(
+                            "{} level {}: {k} men, direct IP too slow, splitting into cases",
+                            req.army, req.level
+                        ));
+                    }
+                    let report = sweep.solve(&case_dir, remaining(), req.progress)?;
+                    out.case_logs.push(report.log.display().to_string());
+                    let cases_proven = report.enumeration_complete
+                        && report.results.iter().all(|r| r.board_proven);
+                    round_proven &= cases_proven;
+                    out.rounds.push(Round {
+                        men: k,
+                        last_jump: dir.d,
+                        cells: report.results.iter().map(|r| r.cells).max().unwrap_or(0),
+                        jumps: report.results.iter().map(|r| r.jumps).max().unwrap_or(0),
+                        board_max_exponent: limit.max_exponent,
+                        board_proven: cases_proven,
+                        status: format!("cases: {}", report.summary()),
+                        seconds: report.results.iter().map(|r| r.seconds).sum(),
+                    });
+                    if let Some(found) = report.found {
+                        if let Some(pb) = &progress {
+                            pb.finish_and_clear();
+                        }
+                        let rounds = std::mem::take(&mut out.rounds);
+                        let logs = std::mem::take(&mut out.case_logs);
+                        let proven = out.board_proven;
+                        out = Outcome {
+                            rounds,
+                            case_logs: logs,
+                            board_proven: proven,
+                            ..found
+                        };
+                        out.status = Status::Optimal;
+                        out.lower_bound = Some(k);
+                        out.pagoda_bound = dirs.iter().filter_map(|x| x.bound).min();
+                        out.cells = report.results.iter().map(|r| r.cells).max().unwrap_or(0);
+                        out.seconds = t0.elapsed().as_secs_f64();
+                        return Ok(out);
+                    }
+                    if !report.complete {
+                        sol.status = if INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+                            IpStatus::Interrupted
+                        } else {
+                            IpStatus::TimeLimit
+                        };
+                    } else {
+                        break;
+                    }
+                }
                 out.cells = board.cells.len();
                 out.jumps = board.jumps.len();
                 out.rounds.push(Round {

@@ -21,6 +21,8 @@ pub struct Spec {
     pub fin: Vec<usize>,
     /// At most this many men.
     pub max_men: Option<u64>,
+    /// At least this many men (a bound proven before: lets HiGHS stop at the first army).
+    pub min_men: Option<u64>,
     /// Σ STA over these cells = n (a case's men per exponent class).
     pub men_in: Vec<(Vec<usize>, u64)>,
     /// Σ J over these jumps <= n (e.g. at most one lossy jump).
@@ -70,6 +72,9 @@ impl Model {
         }
         if let Some(k) = spec.max_men {
             problem = problem.with(constraint!(men.clone() <= k as f64));
+        }
+        if let Some(k) = spec.min_men {
+            problem = problem.with(constraint!(men.clone() >= k as f64));
         }
         for (cells, n) in &spec.men_in {
             let sum: Expression = cells.iter().filter_map(|&m| sta[m]).sum();

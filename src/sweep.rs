@@ -109,11 +109,17 @@ impl Report {
 }
 
 impl Sweep {
+    /// The cases of every last jump d.
     pub fn new(army: Army, level: i32, men: u64) -> Sweep {
+        Sweep::with_directions(army, level, men, &army.lattice().last_jump_directions())
+    }
+
+    /// The cases of the given last jumps only.
+    pub fn with_directions(army: Army, level: i32, men: u64, dirs: &[Cell]) -> Sweep {
         let lattice = army.lattice();
-        let families = lattice
-            .last_jump_directions()
-            .into_iter()
+        let families = dirs
+            .iter()
+            .copied()
             .filter_map(|d| {
                 let pagoda = Pagoda::improved(&lattice, d);
                 let profile = pagoda.start_profile(level);
@@ -242,7 +248,11 @@ impl Sweep {
             export::write_atomic(&log, text.as_bytes())
         };
         for f in &self.families {
-            for c in &f.cases {
+            // Minimum armies usually have zero slack (paper, section 4.3): try those first,
+            // so that a sweep that has an army finds it early.
+            let mut order: Vec<&Case> = f.cases.iter().collect();
+            order.sort_by_key(|c| (!c.slack.is_zero(), c.ruled_out.is_none()));
+            for c in order {
                 if let Some(b) = &bar {
                     b.inc(1);
                     b.set_message(format!("{:?} {}", f.last_jump, c.key()));
@@ -353,6 +363,8 @@ impl Sweep {
                     progress: false,
                     stability_margin: 0,
                     write_model: None,
+                    direct_budget: None,
+                    case_dir: None,
                 };
                 let mut out = minimum::empty_outcome(&req);
                 if minimum::settle(&mut out, &req, &board, &sol, d) {

@@ -150,6 +150,9 @@ fn diagonal_5() -> &'static (Vec<(i32, i32)>, Vec<Step>) {
             time_limit: Some(60.0),
             progress: false,
             stability_margin: 0,
+            write_model: None,
+            direct_budget: None,
+            case_dir: None,
         })
         .unwrap();
         (out.army_cells, out.play)
@@ -183,4 +186,23 @@ proptest! {
         let _ = solarmy::export::read_army(&p);
         let _ = solarmy::export::read_play(&p);
     }
+}
+
+#[test]
+fn a_case_sweep_resumes_from_its_log() {
+    use solarmy::sweep::Sweep;
+    let dir = std::env::temp_dir().join(format!("solarmy-sweep-{}", std::process::id()));
+    let sweep = Sweep::new(Army::Hexagonal, 7, 141);
+    let first = sweep.solve(&dir, Some(60.0), false).unwrap();
+    assert!(first.complete && first.found.is_none());
+    assert!(first.results.iter().any(|r| r.status == "infeasible"));
+    // A rerun reads every settled case from the log: same results, same recorded times.
+    let again = sweep.solve(&dir, Some(60.0), false).unwrap();
+    let key =
+        |r: &solarmy::sweep::CaseResult| (r.case.clone(), r.status.clone(), r.seconds.to_bits());
+    assert_eq!(
+        first.results.iter().map(key).collect::<Vec<_>>(),
+        again.results.iter().map(key).collect::<Vec<_>>()
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

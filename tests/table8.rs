@@ -13,6 +13,8 @@ fn check(army: Army, level: i32, want: Option<u64>) {
         progress: false,
         stability_margin: 2,
         write_model: None,
+        direct_budget: Some(30.0),
+        case_dir: None,
     };
     let out = find_minimum(&req).unwrap();
     match want {
