@@ -206,6 +206,8 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
     let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
 
     let mut last_unproven: Option<u64> = None;
+    // Rounds split into cases: (men, last jump, case log directory).
+    let mut split: Vec<(u64, Cell, std::path::PathBuf)> = Vec::new();
     loop {
         // Round k: is there an army of at most k men?
         let mut round_proven = true;
@@ -256,7 +258,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                 if budget_hit {
                     // The direct IP is hopeless here: split this round into cases.
                     let sweep =
-                        crate::sweep::Sweep::with_directions(req.army, req.level, k, &[dir.d]);
+                        crate::sweep::Sweep::with_directions(req.army, req.level, k, &[dir.d], 0);
                     let case_dir = req
                         .case_dir
                         .clone()
@@ -268,6 +270,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                         ));
                     }
                     let report = sweep.solve(&case_dir, remaining(), req.progress)?;
+                    split.push((k, dir.d, case_dir.clone()));
                     out.case_logs.push(report.log.display().to_string());
                     let cases_proven = report.enumeration_complete
                         && report.results.iter().all(|r| r.board_proven);
@@ -283,16 +286,22 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                         seconds: report.results.iter().map(|r| r.seconds).sum(),
                     });
                     if let Some(found) = report.found {
+                        if let Some(u) = last_unproven.filter(|&u| u + 1 == k)
+                            && req.stability_margin > 0
+                        {
+                            out.stable = Some(stable(req, &dirs, u, &split, &remaining)?);
+                        }
                         if let Some(pb) = &progress {
                             pb.finish_and_clear();
                         }
                         let rounds = std::mem::take(&mut out.rounds);
                         let logs = std::mem::take(&mut out.case_logs);
-                        let proven = out.board_proven;
+                        let (proven, stable) = (out.board_proven, out.stable);
                         out = Outcome {
                             rounds,
                             case_logs: logs,
                             board_proven: proven,
+                            stable,
                             ..found
                         };
                         out.status = Status::Optimal;
@@ -351,7 +360,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                             if let Some(u) = last_unproven.filter(|&u| u + 1 == k)
                                 && req.stability_margin > 0
                             {
-                                out.stable = Some(stable(req, &dirs, u, &remaining)?);
+                                out.stable = Some(stable(req, &dirs, u, &split, &remaining)?);
                             }
                             if let Some(pb) = &progress {
                                 pb.finish_and_clear();
@@ -436,10 +445,26 @@ fn stable(
     req: &Request,
     dirs: &[Direction],
     k: u64,
+    split: &[(u64, Cell, std::path::PathBuf)],
     remaining: &dyn Fn() -> Option<f64>,
 ) -> Result<bool, String> {
     for dir in dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
         let mut limit = Limit::new(&dir.profile, k, Golden::ONE, MARGIN).unwrap();
+        if let Some((_, _, log_dir)) = split.iter().find(|s| s.0 == k && s.1 == dir.d) {
+            // That round was split into cases: widen the case split instead.
+            let sweep = crate::sweep::Sweep::with_directions(
+                req.army,
+                req.level,
+                k,
+                &[dir.d],
+                req.stability_margin,
+            );
+            let report = sweep.solve(log_dir, remaining(), req.progress)?;
+            if !report.complete || report.found.is_some() {
+                return Ok(false);
+            }
+            continue;
+        }
         if limit.proven {
             continue;
         }

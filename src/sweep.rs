@@ -48,6 +48,8 @@ pub struct Sweep {
     pub level: i32,
     pub men: u64,
     pub families: Vec<Family>,
+    /// Exponents added to every unproven cap (stability check).
+    pub extra: i32,
 }
 
 /// One line of the case log.
@@ -111,11 +113,13 @@ impl Report {
 impl Sweep {
     /// The cases of every last jump d.
     pub fn new(army: Army, level: i32, men: u64) -> Sweep {
-        Sweep::with_directions(army, level, men, &army.lattice().last_jump_directions())
+        Sweep::with_directions(army, level, men, &army.lattice().last_jump_directions(), 0)
     }
 
-    /// The cases of the given last jumps only.
-    pub fn with_directions(army: Army, level: i32, men: u64, dirs: &[Cell]) -> Sweep {
+    /// The cases of the given last jumps only; `extra` widens every cap that is not proven
+    /// (the enumeration's largest start exponent, and case boards) by that many exponents,
+    /// for the stability check.
+    pub fn with_directions(army: Army, level: i32, men: u64, dirs: &[Cell], extra: i32) -> Sweep {
         let lattice = army.lattice();
         let families = dirs
             .iter()
@@ -123,7 +127,7 @@ impl Sweep {
             .filter_map(|d| {
                 let pagoda = Pagoda::improved(&lattice, d);
                 let profile = pagoda.start_profile(level);
-                let limit = Limit::new(&profile, men, Golden::ONE, MARGIN)?;
+                let limit = Limit::new(&profile, men, Golden::ONE, MARGIN + extra)?;
                 let cases =
                     cases::enumerate(&profile, men, Golden::ONE, &[1, 2], limit.max_exponent);
                 Some(Family {
@@ -141,6 +145,7 @@ impl Sweep {
             level,
             men,
             families,
+            extra,
         }
     }
 
@@ -205,9 +210,22 @@ impl Sweep {
         time_limit: Option<f64>,
         progress: bool,
     ) -> Result<Report, String> {
+        let dirs: Vec<String> = self
+            .families
+            .iter()
+            .map(|f| format!("d{}_{}", f.last_jump.0, f.last_jump.1))
+            .collect();
+        let wider = if self.extra > 0 {
+            format!("-wider{}", self.extra)
+        } else {
+            String::new()
+        };
         let log = dir.join(format!(
-            "{}-{}-{}-cases.jsonl",
-            self.army, self.level, self.men
+            "{}-{}-{}-{}{wider}-cases.jsonl",
+            self.army,
+            self.level,
+            self.men,
+            dirs.join("-")
         ));
         let mut done: HashMap<(Cell, String), CaseResult> = HashMap::new();
         if let Ok(text) = std::fs::read_to_string(&log) {
@@ -307,7 +325,8 @@ impl Sweep {
         let reached = crate::board::reach(c.max_exponent, c.slack);
         let limit = Limit {
             men: self.men,
-            max_exponent: reached.unwrap_or(f.max_exponent.max(c.max_exponent) + MARGIN),
+            max_exponent: reached
+                .unwrap_or(f.max_exponent.max(c.max_exponent) + MARGIN + self.extra),
             max_loss: c.slack,
             proven: reached.is_some(),
         };
