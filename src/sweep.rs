@@ -88,7 +88,7 @@ impl Report {
     pub fn summary(&self) -> String {
         let count = |s: &str| self.results.iter().filter(|r| r.status == s).count();
         format!(
-            "{} army level {}, {} men: {} cases: {} ruled out, {} infeasible, {} feasible, {} open; enumeration {}; log {}",
+            "{} army level {}, {} men: {} cases: {} ruled out, {} infeasible, {} feasible, {} skipped, {} open; enumeration {}; log {}",
             self.army,
             self.level,
             self.men,
@@ -96,9 +96,15 @@ impl Report {
             count("ruled_out"),
             count("infeasible"),
             count("feasible"),
+            count("skipped"),
             self.results
                 .iter()
-                .filter(|r| !matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible"))
+                .filter(|r| {
+                    !matches!(
+                        r.status.as_str(),
+                        "ruled_out" | "infeasible" | "feasible" | "skipped"
+                    )
+                })
                 .count(),
             if self.enumeration_complete {
                 "complete"
@@ -280,7 +286,24 @@ impl Sweep {
                     continue;
                 }
                 if report.found.is_some() || INTERRUPTED.load(Ordering::Relaxed) {
+                    // Not attempted: an army was found already, or the sweep was stopped.
                     report.complete &= report.found.is_some();
+                    report.results.push(CaseResult {
+                        last_jump: f.last_jump,
+                        case: c.key(),
+                        slack: c.slack_sigma.clone(),
+                        status: if report.found.is_some() {
+                            "skipped"
+                        } else {
+                            "open"
+                        }
+                        .into(),
+                        reason: c.ruled_out.clone(),
+                        cells: 0,
+                        jumps: 0,
+                        seconds: 0.0,
+                        board_proven: false,
+                    });
                     continue;
                 }
                 let r = self.solve_case(f, c, time_limit, bar.as_ref(), &mut report)?;
