@@ -81,11 +81,15 @@ unsafe extern "C" fn callback(
         } else {
             "-".into()
         };
+        let bound = if o.mip_dual_bound.abs() < 1e20 {
+            format!("{:.2}", o.mip_dual_bound)
+        } else {
+            "-".into()
+        };
         pb.set_message(format!(
-            "{}  {:>6.1}s  incumbent {inc}  bound {:.2}  gap {:.1}%  nodes {}",
+            "{}  {:>6.1}s  incumbent {inc}  bound {bound}  gap {:.1}%  nodes {}",
             state.label,
             o.running_time,
-            o.mip_dual_bound,
             o.mip_gap.min(1.0) * 100.0,
             o.mip_node_count
         ));
