@@ -234,13 +234,36 @@ impl Sweep {
             dirs.join("-")
         ));
         let mut done: HashMap<(Cell, String), CaseResult> = HashMap::new();
-        if let Ok(text) = std::fs::read_to_string(&log) {
-            for line in text.lines() {
-                if let Ok(r) = serde_json::from_str::<CaseResult>(line)
-                    && matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible")
-                {
+        let settled =
+            |r: &CaseResult| matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible");
+        let read = |path: &Path| -> Vec<CaseResult> {
+            std::fs::read_to_string(path)
+                .map(|t| {
+                    t.lines()
+                        .filter_map(|l| serde_json::from_str(l).ok())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        if self.extra > 0 {
+            // A case whose board was proven (or that a reduction ruled out) is the same IP
+            // however wide the caps: take its result from the narrower sweep.
+            let base = dir.join(format!(
+                "{}-{}-{}-{}-cases.jsonl",
+                self.army,
+                self.level,
+                self.men,
+                dirs.join("-")
+            ));
+            for r in read(&base) {
+                if settled(&r) && (r.board_proven || r.status == "ruled_out") {
                     done.insert((r.last_jump, r.case.clone()), r);
                 }
+            }
+        }
+        for r in read(&log) {
+            if settled(&r) {
+                done.insert((r.last_jump, r.case.clone()), r);
             }
         }
         let total: usize = self.families.iter().map(|f| f.cases.len()).sum();
