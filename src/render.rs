@@ -92,6 +92,46 @@ fn cell_shape(e: Embedding, (cx, cy): (f64, f64), fill: &str) -> Box<dyn svg::No
 }
 
 /// One position drawn at an offset: shaded cells, men, target, desert edge.
+/// Where cells go on the page: the window's top-left cell centre sits one unit in from the
+/// frame's origin.
+struct Layout {
+    embedding: Embedding,
+    min: (f64, f64),
+}
+
+impl Layout {
+    fn new(embedding: Embedding, cells: &[Cell]) -> Layout {
+        let min = cells.iter().fold((f64::MAX, f64::MAX), |(a, b), &c| {
+            let (x, y) = embedding.point(c);
+            (a.min(x), b.min(y))
+        });
+        Layout { embedding, min }
+    }
+
+    fn place(&self, c: Cell, origin: (f64, f64)) -> (f64, f64) {
+        let (x, y) = self.embedding.point(c);
+        (
+            origin.0 + (x - self.min.0) * UNIT + UNIT,
+            origin.1 + (y - self.min.1) * UNIT + UNIT,
+        )
+    }
+}
+
+/// An SVG document of the given size with a title and a white background.
+fn document(w: f64, h: f64, caption: &str) -> Document {
+    Document::new()
+        .set("viewBox", (0.0, 0.0, w, h))
+        .set("width", w)
+        .set("height", h)
+        .add(Title::new(caption.to_string()))
+        .add(
+            Rectangle::new()
+                .set("width", "100%")
+                .set("height", "100%")
+                .set("fill", "white"),
+        )
+}
+
 fn frame(
     lattice: &Lattice,
     pagoda: &Pagoda,
@@ -101,17 +141,9 @@ fn frame(
     origin: (f64, f64),
 ) -> Group {
     let e = lattice.embedding;
-    let (mx, my) = cells.iter().fold((f64::MAX, f64::MAX), |(a, b), &c| {
-        let (x, y) = e.point(c);
-        (a.min(x), b.min(y))
-    });
-    let place = |c: Cell| {
-        let (x, y) = e.point(c);
-        (
-            origin.0 + (x - mx) * UNIT + UNIT,
-            origin.1 + (y - my) * UNIT + UNIT,
-        )
-    };
+    let layout = Layout::new(e, cells);
+    let place = |c: Cell| layout.place(c, origin);
+    let my = layout.min.1;
     let top = cells
         .iter()
         .filter_map(|&c| pagoda.exponent(c))
@@ -190,17 +222,7 @@ pub fn army_svg(
     let (w, h) = extent(lattice, &cells);
     let w = w.max(caption.chars().count() as f64 * 7.0 + 8.0);
     let men: HashSet<Cell> = army.iter().copied().collect();
-    let doc = Document::new()
-        .set("viewBox", (0.0, 0.0, w, h + 22.0))
-        .set("width", w)
-        .set("height", h + 22.0)
-        .add(Title::new(caption.to_string()))
-        .add(
-            Rectangle::new()
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "white"),
-        )
+    let doc = document(w, h + 22.0, caption)
         .add(frame(lattice, pagoda, level, &cells, &men, (0.0, 0.0)))
         .add(
             Text::new(caption.to_string())
@@ -234,26 +256,9 @@ pub fn play_svg(
     let cols = 6usize.min(moves.len() + 1);
     let rows = (moves.len() + 1).div_ceil(cols);
     let (fw, fh) = (w + 8.0, h + 24.0);
-    let mut doc = Document::new()
-        .set(
-            "viewBox",
-            (0.0, 0.0, fw * cols as f64, fh * rows as f64 + 20.0),
-        )
-        .set("width", fw * cols as f64)
-        .set("height", fh * rows as f64 + 20.0)
-        .add(Title::new(caption.to_string()))
-        .add(
-            Rectangle::new()
-                .set("width", "100%")
-                .set("height", "100%")
-                .set("fill", "white"),
-        );
+    let mut doc = document(fw * cols as f64, fh * rows as f64 + 20.0, caption);
     let mut men: HashSet<Cell> = army.iter().copied().collect();
-    let e = lattice.embedding;
-    let (mx, my) = cells.iter().fold((f64::MAX, f64::MAX), |(a, b), &c| {
-        let (x, y) = e.point(c);
-        (a.min(x), b.min(y))
-    });
+    let layout = Layout::new(lattice.embedding, &cells);
     for k in 0..=moves.len() {
         let origin = ((k % cols) as f64 * fw, (k / cols) as f64 * fh);
         if k > 0 {
@@ -274,13 +279,7 @@ pub fn play_svg(
             )
         };
         if k > 0 {
-            let place = |c: Cell| {
-                let (x, y) = e.point(c);
-                (
-                    origin.0 + (x - mx) * UNIT + UNIT,
-                    origin.1 + (y - my) * UNIT + UNIT,
-                )
-            };
+            let place = |c: Cell| layout.place(c, origin);
             let mut pts = vec![place(moves[k - 1][0].from)];
             pts.extend(moves[k - 1].iter().map(|s| place(s.to)));
             let pts: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
