@@ -11,7 +11,9 @@ use crate::pagoda::Pagoda;
 use crate::verify::Step;
 use std::collections::HashSet;
 use svg::Document;
-use svg::node::element::{Circle, Group, Line, Polygon, Polyline, Rectangle, Text, Title};
+use svg::node::element::{
+    Circle, Definitions, Group, Line, Polygon, Polyline, Rectangle, Text, Title, Use,
+};
 
 const UNIT: f64 = 16.0;
 
@@ -132,25 +134,19 @@ fn document(w: f64, h: f64, caption: &str) -> Document {
         )
 }
 
-fn frame(
-    lattice: &Lattice,
-    pagoda: &Pagoda,
-    level: i32,
-    cells: &[Cell],
-    men: &HashSet<Cell>,
-    origin: (f64, f64),
-) -> Group {
+/// The board drawn once, at the origin: shaded cells and the desert edge. Frames refer to it
+/// with `<use>`, so a play of a hundred moves does not repeat a thousand cells a hundred times.
+fn background(lattice: &Lattice, pagoda: &Pagoda, level: i32, cells: &[Cell]) -> Group {
     let e = lattice.embedding;
     let layout = Layout::new(e, cells);
-    let place = |c: Cell| layout.place(c, origin);
-    let my = layout.min.1;
+    let place = |c: Cell| layout.place(c, (0.0, 0.0));
     let top = cells
         .iter()
         .filter_map(|&c| pagoda.exponent(c))
         .max()
         .unwrap_or(1)
         .max(1);
-    let mut g = Group::new();
+    let mut g = Group::new().set("id", "board");
     for &c in cells {
         let fill = match pagoda.exponent(c) {
             // Heavier (smaller exponent) is darker, as in the paper's shaded figures.
@@ -163,22 +159,35 @@ fn frame(
         g = g.add(cell_shape(e, place(c), &fill));
     }
     // Desert edge: between rows level − 1 and level.
-    let row_edge = |y: f64| origin.1 + (y * e.point((0, 1)).1 - my) * UNIT + UNIT;
+    let edge_y = (((level as f64 - 0.5) * e.point((0, 1)).1) - layout.min.1) * UNIT + UNIT;
     let (x_lo, x_hi) = cells.iter().fold((f64::MAX, f64::MIN), |(a, b), &c| {
         let (x, _) = place(c);
         (a.min(x), b.max(x))
     });
-    g = g.add(
+    g.add(
         Line::new()
             .set("x1", x_lo - UNIT / 2.0)
             .set("x2", x_hi + UNIT / 2.0)
-            .set("y1", row_edge(level as f64 - 0.5))
-            .set("y2", row_edge(level as f64 - 0.5))
+            .set("y1", edge_y)
+            .set("y2", edge_y)
             .set("stroke", "#a33")
             .set("stroke-dasharray", "4 3")
             .set("stroke-width", 1.2),
+    )
+}
+
+/// One position at an offset: the shared board, the men, the target ringed.
+fn frame(layout: &Layout, men: &HashSet<Cell>, origin: (f64, f64)) -> Group {
+    let place = |c: Cell| layout.place(c, origin);
+    let mut g = Group::new().add(
+        Use::new()
+            .set("href", "#board")
+            .set("x", origin.0)
+            .set("y", origin.1),
     );
-    for &c in men {
+    let mut sorted: Vec<&Cell> = men.iter().collect();
+    sorted.sort();
+    for &c in sorted {
         let (x, y) = place(c);
         g = g.add(
             Circle::new()
@@ -223,7 +232,12 @@ pub fn army_svg(
     let w = w.max(caption.chars().count() as f64 * 7.0 + 8.0);
     let men: HashSet<Cell> = army.iter().copied().collect();
     let doc = document(w, h + 22.0, caption)
-        .add(frame(lattice, pagoda, level, &cells, &men, (0.0, 0.0)))
+        .add(Definitions::new().add(background(lattice, pagoda, level, &cells)))
+        .add(frame(
+            &Layout::new(lattice.embedding, &cells),
+            &men,
+            (0.0, 0.0),
+        ))
         .add(
             Text::new(caption.to_string())
                 .set("x", 4)
@@ -259,6 +273,7 @@ pub fn play_svg(
     let mut doc = document(fw * cols as f64, fh * rows as f64 + 20.0, caption);
     let mut men: HashSet<Cell> = army.iter().copied().collect();
     let layout = Layout::new(lattice.embedding, &cells);
+    doc = doc.add(Definitions::new().add(background(lattice, pagoda, level, &cells)));
     for k in 0..=moves.len() {
         let origin = ((k % cols) as f64 * fw, (k / cols) as f64 * fh);
         if k > 0 {
@@ -268,7 +283,7 @@ pub fn play_svg(
                 men.insert(s.to);
             }
         }
-        let mut g = frame(lattice, pagoda, level, &cells, &men, origin);
+        let mut g = frame(&layout, &men, origin);
         let label = if k == 0 {
             format!("army: {} men", army.len())
         } else {
