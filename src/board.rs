@@ -182,6 +182,11 @@ impl Board {
         }
     }
 
+    /// The position {d, 2d} before a last jump along d, as board cells (the IP's FIN).
+    pub fn last_jump_position(&self, d: Cell) -> Vec<usize> {
+        vec![self.index[&d], self.index[&(2 * d.0, 2 * d.1)]]
+    }
+
     pub fn start_cells(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.cells.len()).filter(|&i| self.start[i])
     }

@@ -216,19 +216,15 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                 .expect("the pagoda bound admits k men");
             round_proven &= limit.proven;
             let board = Board::new(&dir.pagoda, req.level, &limit);
-            let fin = vec![
-                board.index[&dir.d],
-                board.index[&(2 * dir.d.0, 2 * dir.d.1)],
-            ];
             // Rounds below k found nothing, so only an army of exactly k men is looked for.
             let mut spec = Spec {
-                fin,
+                fin: board.last_jump_position(dir.d),
                 max_men: Some(k),
                 min_men: (k > dir.bound.unwrap_or(k)).then_some(k),
                 ..Spec::default()
             };
             loop {
-                let opts = Options {
+                let mut opts = Options {
                     time_limit: remaining(),
                     progress: progress.clone(),
                     label: format!(
@@ -244,7 +240,6 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                     }
                     solve::write_model(Model::build(&board, &spec), &path)?;
                 }
-                let mut opts = opts;
                 let budget = req.direct_budget.filter(|_| spec.excluded.is_empty());
                 if let Some(b) = budget {
                     opts.time_limit = Some(opts.time_limit.map_or(b, |t| t.min(b)));
@@ -286,30 +281,18 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                         seconds: report.results.iter().map(|r| r.seconds).sum(),
                     });
                     if let Some(found) = report.found {
-                        if let Some(u) = last_unproven.filter(|&u| u + 1 == k)
-                            && req.stability_margin > 0
-                        {
-                            out.stable = Some(stable(req, &dirs, u, &split, &remaining)?);
-                        }
-                        if let Some(pb) = &progress {
-                            pb.finish_and_clear();
-                        }
-                        let rounds = std::mem::take(&mut out.rounds);
-                        let logs = std::mem::take(&mut out.case_logs);
-                        let (proven, stable) = (out.board_proven, out.stable);
+                        // Keep the search's record; take the army, play and ordering time.
                         out = Outcome {
-                            rounds,
-                            case_logs: logs,
-                            board_proven: proven,
-                            stable,
+                            rounds: std::mem::take(&mut out.rounds),
+                            case_logs: std::mem::take(&mut out.case_logs),
+                            board_proven: out.board_proven,
+                            pagoda_bound: out.pagoda_bound,
+                            cells: report.results.iter().map(|r| r.cells).max().unwrap_or(0),
                             ..found
                         };
-                        out.status = Status::Optimal;
-                        out.lower_bound = Some(k);
-                        out.pagoda_bound = dirs.iter().filter_map(|x| x.bound).min();
-                        out.cells = report.results.iter().map(|r| r.cells).max().unwrap_or(0);
-                        out.seconds = t0.elapsed().as_secs_f64();
-                        return Ok(out);
+                        let stability =
+                            stability(req, &dirs, &split, last_unproven, k, &remaining)?;
+                        return Ok(conclude(out, k, stability, &progress, t0));
                     }
                     if !report.complete {
                         sol.status = if INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
@@ -341,7 +324,6 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                         } else {
                             Status::Interrupted
                         };
-                        out.lower_bound = Some(k.min(sol.bound.max(k)));
                         out.board_proven &= round_proven;
                         if let Some(pb) = &progress {
                             pb.finish_and_clear();
@@ -355,20 +337,10 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                     }
                     IpStatus::Optimal => {
                         if settle(&mut out, req, &board, &sol, dir.d) {
-                            // The bound rests on the last infeasible round: if its board was
-                            // not proven, see whether a larger board changes the answer.
-                            if let Some(u) = last_unproven.filter(|&u| u + 1 == k)
-                                && req.stability_margin > 0
-                            {
-                                out.stable = Some(stable(req, &dirs, u, &split, &remaining)?);
-                            }
-                            if let Some(pb) = &progress {
-                                pb.finish_and_clear();
-                            }
-                            out.status = Status::Optimal;
-                            out.lower_bound = Some(sol.objective.unwrap());
-                            out.seconds = t0.elapsed().as_secs_f64();
-                            return Ok(out);
+                            let stability =
+                                stability(req, &dirs, &split, last_unproven, k, &remaining)?;
+                            let men = sol.objective.unwrap();
+                            return Ok(conclude(out, men, stability, &progress, t0));
                         }
                         out.unorderable += 1;
                         if out.unorderable > MAX_CUTS {
@@ -388,6 +360,40 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
             last_unproven = Some(k);
         }
         k += 1;
+    }
+}
+
+/// An army of k men was found and every round below k was infeasible: k is the minimum.
+fn conclude(
+    mut out: Outcome,
+    k: u64,
+    stable: Option<bool>,
+    progress: &Option<ProgressBar>,
+    t0: Instant,
+) -> Outcome {
+    if let Some(pb) = progress {
+        pb.finish_and_clear();
+    }
+    out.status = Status::Optimal;
+    out.lower_bound = Some(k);
+    out.stable = stable;
+    out.seconds = t0.elapsed().as_secs_f64();
+    out
+}
+
+/// The bound k rests on round k − 1: if its board was not proven, does a larger board change
+/// the answer? None when it was proven (or the check is off).
+fn stability(
+    req: &Request,
+    dirs: &[Direction],
+    split: &[(u64, Cell, std::path::PathBuf)],
+    last_unproven: Option<u64>,
+    k: u64,
+    remaining: &dyn Fn() -> Option<f64>,
+) -> Result<Option<bool>, String> {
+    match last_unproven.filter(|&u| u + 1 == k) {
+        Some(u) if req.stability_margin > 0 => Ok(Some(stable(req, dirs, u, split, remaining)?)),
+        _ => Ok(None),
     }
 }
 
@@ -470,10 +476,7 @@ fn stable(
         }
         limit.max_exponent += req.stability_margin;
         let board = Board::new(&dir.pagoda, req.level, &limit);
-        let fin = vec![
-            board.index[&dir.d],
-            board.index[&(2 * dir.d.0, 2 * dir.d.1)],
-        ];
+        let fin = board.last_jump_position(dir.d);
         let spec = Spec {
             fin,
             max_men: Some(k),

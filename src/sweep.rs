@@ -381,7 +381,7 @@ impl Sweep {
         let board = Board::new(pagoda, self.level, &limit);
         let d = f.last_jump;
         let mut spec = Spec {
-            fin: vec![board.index[&d], board.index[&(2 * d.0, 2 * d.1)]],
+            fin: board.last_jump_position(d),
             max_men: Some(self.men),
             ..Spec::default()
         };
