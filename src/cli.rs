@@ -38,6 +38,9 @@ pub struct SolveArgs {
     /// Seconds a direct IP may run before its round is split into cases
     #[arg(long, default_value_t = 30.0)]
     pub direct_budget: f64,
+    /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
+    #[arg(long)]
+    pub cbc: bool,
 }
 
 #[derive(Args, Debug)]
@@ -69,6 +72,9 @@ pub struct CasesArgs {
     pub time_limit: Option<f64>,
     #[arg(long)]
     pub json: bool,
+    /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
+    #[arg(long)]
+    pub cbc: bool,
 }
 
 #[derive(Args, Debug)]
@@ -95,6 +101,14 @@ pub fn parse_level(s: &str) -> Result<i32, String> {
     }
 }
 
+/// `--cbc` in a build that has no CBC is refused up front rather than ignored.
+fn check_cbc(asked: bool) -> Result<(), String> {
+    if asked && !crate::second::AVAILABLE {
+        return Err("--cbc needs a build with CBC: apt-get install -y coinor-libcbc-dev, then cargo build --release --features cbc".into());
+    }
+    Ok(())
+}
+
 fn install_interrupt_handler() {
     // A second Ctrl-C while HiGHS winds down is harmless: the flag is already set.
     let _ = ctrlc::set_handler(|| {
@@ -110,6 +124,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
     {
         return Err(format!("--time-limit must be positive seconds, got {t}"));
     }
+    check_cbc(a.cbc)?;
     install_interrupt_handler();
     let req = Request {
         army,
@@ -120,6 +135,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
         write_model: a.write_model.clone(),
         direct_budget: Some(a.direct_budget),
         case_dir: a.out.clone(),
+        second_opinion: a.cbc,
     };
     let out = minimum::find_minimum(&req)?;
     let files = match (&a.out, out.verified) {
@@ -312,8 +328,10 @@ pub fn cases(a: &CasesArgs) -> Result<u8, String> {
         println!("impossible: {reason}");
         return Ok(0);
     }
+    check_cbc(a.cbc)?;
     install_interrupt_handler();
-    let sweep = crate::sweep::Sweep::new(army, level, a.size);
+    let mut sweep = crate::sweep::Sweep::new(army, level, a.size);
+    sweep.second_opinion = a.cbc;
     if a.json && a.solve.is_none() {
         println!(
             "{}",

@@ -19,6 +19,7 @@ pub mod model;
 pub mod order;
 pub mod pagoda;
 pub mod render;
+pub mod second;
 pub mod solve;
 pub mod sweep;
 pub mod verify;

@@ -18,6 +18,7 @@ use crate::golden::Golden;
 use crate::model::{Model, Spec};
 use crate::order::{self, Ordering};
 use crate::pagoda::{self, Pagoda, Profile};
+use crate::second::{self, Verdict};
 use crate::solve::{self, INTERRUPTED, IpStatus, Options};
 use crate::verify::{self, Step};
 use indicatif::ProgressBar;
@@ -40,6 +41,8 @@ pub struct Request {
     pub direct_budget: Option<f64>,
     /// Where case logs go (a sweep resumes from them).
     pub case_dir: Option<std::path::PathBuf>,
+    /// Re-prove every infeasible IP with CBC ([`crate::second`]).
+    pub second_opinion: bool,
 }
 
 /// Where the IP for `men` men and last jump `d` is written, given the requested path.
@@ -87,6 +90,9 @@ pub struct Round {
     pub board_proven: bool,
     pub status: String,
     pub seconds: f64,
+    /// CBC's verdict on an infeasible round, when a second opinion was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cbc: Option<String>,
 }
 
 /// The answer, with its evidence.
@@ -252,8 +258,9 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                 });
                 if budget_hit {
                     // The direct IP is hopeless here: split this round into cases.
-                    let sweep =
+                    let mut sweep =
                         crate::sweep::Sweep::with_directions(req.army, req.level, k, &[dir.d], 0);
+                    sweep.second_opinion = req.second_opinion;
                     let case_dir = req
                         .case_dir
                         .clone()
@@ -279,6 +286,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                         board_proven: cases_proven,
                         status: format!("cases: {}", report.summary()),
                         seconds: report.results.iter().map(|r| r.seconds).sum(),
+                        cbc: None,
                     });
                     if let Some(found) = report.found {
                         // Keep the search's record; take the army, play and ordering time.
@@ -306,6 +314,17 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                 }
                 out.cells = board.cells.len();
                 out.jumps = board.jumps.len();
+                let cbc = (req.second_opinion && sol.status == IpStatus::Infeasible)
+                    .then(|| second::reprove(&board, &spec, remaining()));
+                if let Some(Verdict::Feasible(_)) = &cbc {
+                    return Err(format!(
+                        "solvers disagree on {} level {}, {k} men, last jump {:?}: HiGHS says infeasible, CBC {}",
+                        req.army,
+                        req.level,
+                        dir.d,
+                        cbc.unwrap().as_str()
+                    ));
+                }
                 out.rounds.push(Round {
                     men: k,
                     last_jump: dir.d,
@@ -315,6 +334,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
                     board_proven: limit.proven,
                     status: format!("{:?}", sol.status).to_lowercase(),
                     seconds: sol.seconds,
+                    cbc: cbc.map(|v| v.as_str()),
                 });
                 match sol.status {
                     IpStatus::Infeasible => break,
@@ -458,13 +478,14 @@ fn stable(
         let mut limit = Limit::new(&dir.profile, k, Golden::ONE, MARGIN).unwrap();
         if let Some((_, _, log_dir)) = split.iter().find(|s| s.0 == k && s.1 == dir.d) {
             // That round was split into cases: widen the case split instead.
-            let sweep = crate::sweep::Sweep::with_directions(
+            let mut sweep = crate::sweep::Sweep::with_directions(
                 req.army,
                 req.level,
                 k,
                 &[dir.d],
                 req.stability_margin,
             );
+            sweep.second_opinion = req.second_opinion;
             let report = sweep.solve(log_dir, remaining(), req.progress)?;
             if !report.complete || report.found.is_some() {
                 return Ok(false);

@@ -12,7 +12,7 @@
 
 use crate::board::Board;
 use good_lp::solvers::highs::{HighsProblem, highs};
-use good_lp::{Expression, ProblemVariables, SolverModel, Variable, constraint, variable};
+use good_lp::{Expression, ProblemVariables, Solver, SolverModel, Variable, constraint, variable};
 
 /// One integer program: the board, the final position and the side constraints.
 #[derive(Clone, Debug, Default)]
@@ -42,65 +42,77 @@ pub struct Model {
 
 impl Model {
     pub fn build(board: &Board, spec: &Spec) -> Model {
-        let mut vars = ProblemVariables::new();
-        let start_cells: Vec<usize> = board.start_cells().collect();
-        let men_cap = spec.max_men.unwrap_or(start_cells.len() as u64) as f64;
-        let mut sta: Vec<Option<Variable>> = vec![None; board.cells.len()];
-        for &m in &start_cells {
-            sta[m] = Some(vars.add(variable().binary()));
-        }
-        let jumps: Vec<Variable> = board
-            .jumps
-            .iter()
-            .map(|_| vars.add(variable().integer().min(0).max(men_cap)))
-            .collect();
-        let men: Expression = start_cells.iter().map(|&m| sta[m].unwrap()).sum();
-        let mut problem = vars.minimise(men.clone()).using(highs);
-
-        // STA_m + Σ_n A_{m,n} J_n = FIN_m.
-        let mut balance: Vec<Expression> = (0..board.cells.len())
-            .map(|m| sta[m].map_or_else(Expression::default, Expression::from))
-            .collect();
-        for (n, jump) in board.jumps.iter().enumerate() {
-            balance[jump.from] -= jumps[n];
-            balance[jump.over] -= jumps[n];
-            balance[jump.to] += jumps[n];
-        }
-        for (m, lhs) in balance.into_iter().enumerate() {
-            let fin = spec.fin.contains(&m) as i32;
-            problem = problem.with(constraint!(lhs == fin));
-        }
-        if let Some(k) = spec.max_men {
-            problem = problem.with(constraint!(men.clone() <= k as f64));
-        }
-        if let Some(k) = spec.min_men {
-            problem = problem.with(constraint!(men.clone() >= k as f64));
-        }
-        for (cells, n) in &spec.men_in {
-            let sum: Expression = cells.iter().filter_map(|&m| sta[m]).sum();
-            problem = problem.with(constraint!(sum == *n as f64));
-        }
-        for (js, n) in &spec.jumps_at_most {
-            let sum: Expression = js.iter().map(|&j| jumps[j]).sum();
-            problem = problem.with(constraint!(sum <= *n as f64));
-        }
-        // A start set S is excluded by Σ_{m∈S} (1 − STA_m) + Σ_{m∉S} STA_m >= 1.
-        for set in &spec.excluded {
-            let mut e = Expression::default();
-            for &m in &start_cells {
-                if set.contains(&m) {
-                    e -= sta[m].unwrap();
-                    e += 1.0;
-                } else {
-                    e += sta[m].unwrap();
-                }
-            }
-            problem = problem.with(constraint!(e >= 1.0));
-        }
+        let (problem, start_cells, jumps) = formulate(board, spec, highs);
         Model {
             problem,
             start_cells,
-            jumps: jumps.len(),
+            jumps,
         }
     }
+}
+
+/// The same integer program handed to any solver good_lp knows (HiGHS for the search, CBC
+/// for the optional second opinion): the solver's model, the board cell of each STA column,
+/// and the number of jump columns.
+pub fn formulate<S: Solver>(
+    board: &Board,
+    spec: &Spec,
+    solver: S,
+) -> (S::Model, Vec<usize>, usize) {
+    let mut vars = ProblemVariables::new();
+    let start_cells: Vec<usize> = board.start_cells().collect();
+    let men_cap = spec.max_men.unwrap_or(start_cells.len() as u64) as f64;
+    let mut sta: Vec<Option<Variable>> = vec![None; board.cells.len()];
+    for &m in &start_cells {
+        sta[m] = Some(vars.add(variable().binary()));
+    }
+    let jumps: Vec<Variable> = board
+        .jumps
+        .iter()
+        .map(|_| vars.add(variable().integer().min(0).max(men_cap)))
+        .collect();
+    let men: Expression = start_cells.iter().map(|&m| sta[m].unwrap()).sum();
+    let mut problem = vars.minimise(men.clone()).using(solver);
+
+    // STA_m + Σ_n A_{m,n} J_n = FIN_m.
+    let mut balance: Vec<Expression> = (0..board.cells.len())
+        .map(|m| sta[m].map_or_else(Expression::default, Expression::from))
+        .collect();
+    for (n, jump) in board.jumps.iter().enumerate() {
+        balance[jump.from] -= jumps[n];
+        balance[jump.over] -= jumps[n];
+        balance[jump.to] += jumps[n];
+    }
+    for (m, lhs) in balance.into_iter().enumerate() {
+        let fin = spec.fin.contains(&m) as i32;
+        problem = problem.with(constraint!(lhs == fin));
+    }
+    if let Some(k) = spec.max_men {
+        problem = problem.with(constraint!(men.clone() <= k as f64));
+    }
+    if let Some(k) = spec.min_men {
+        problem = problem.with(constraint!(men.clone() >= k as f64));
+    }
+    for (cells, n) in &spec.men_in {
+        let sum: Expression = cells.iter().filter_map(|&m| sta[m]).sum();
+        problem = problem.with(constraint!(sum == *n as f64));
+    }
+    for (js, n) in &spec.jumps_at_most {
+        let sum: Expression = js.iter().map(|&j| jumps[j]).sum();
+        problem = problem.with(constraint!(sum <= *n as f64));
+    }
+    // A start set S is excluded by Σ_{m∈S} (1 − STA_m) + Σ_{m∉S} STA_m >= 1.
+    for set in &spec.excluded {
+        let mut e = Expression::default();
+        for &m in &start_cells {
+            if set.contains(&m) {
+                e -= sta[m].unwrap();
+                e += 1.0;
+            } else {
+                e += sta[m].unwrap();
+            }
+        }
+        problem = problem.with(constraint!(e >= 1.0));
+    }
+    (problem, start_cells, jumps.len())
 }

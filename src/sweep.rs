@@ -21,6 +21,7 @@ use crate::golden::Golden;
 use crate::minimum::{self, Outcome};
 use crate::model::{Model, Spec};
 use crate::pagoda::{Pagoda, Profile};
+use crate::second::{self, Verdict};
 use crate::solve::{self, INTERRUPTED, IpStatus, Options};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -50,6 +51,8 @@ pub struct Sweep {
     pub families: Vec<Family>,
     /// Exponents added to every unproven cap (stability check).
     pub extra: i32,
+    /// Re-prove every infeasible case with CBC ([`crate::second`]).
+    pub second_opinion: bool,
 }
 
 /// One line of the case log.
@@ -66,6 +69,9 @@ pub struct CaseResult {
     pub seconds: f64,
     #[serde(default)]
     pub board_proven: bool,
+    /// CBC's verdict on an infeasible case, when a second opinion was asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cbc: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -152,6 +158,7 @@ impl Sweep {
             men,
             families,
             extra,
+            second_opinion: false,
         }
     }
 
@@ -245,6 +252,9 @@ impl Sweep {
                 })
                 .unwrap_or_default()
         };
+        // A case proven before without the second opinion now asked for is solved again.
+        let unchecked =
+            |r: &CaseResult| self.second_opinion && r.status == "infeasible" && r.cbc.is_none();
         if self.extra > 0 {
             // A case whose board was proven (or that a reduction ruled out) is the same IP
             // however wide the caps: take its result from the narrower sweep.
@@ -256,13 +266,13 @@ impl Sweep {
                 dirs.join("-")
             ));
             for r in read(&base) {
-                if settled(&r) && (r.board_proven || r.status == "ruled_out") {
+                if settled(&r) && (r.board_proven || r.status == "ruled_out") && !unchecked(&r) {
                     done.insert((r.last_jump, r.case.clone()), r);
                 }
             }
         }
         for r in read(&log) {
-            if settled(&r) {
+            if settled(&r) && !unchecked(&r) {
                 done.insert((r.last_jump, r.case.clone()), r);
             }
         }
@@ -326,6 +336,7 @@ impl Sweep {
                         jumps: 0,
                         seconds: 0.0,
                         board_proven: false,
+                        cbc: None,
                     });
                     continue;
                 }
@@ -361,6 +372,7 @@ impl Sweep {
             jumps: 0,
             seconds: 0.0,
             board_proven: true,
+            cbc: None,
         };
         if c.ruled_out.is_some() {
             return Ok(r);
@@ -417,7 +429,24 @@ impl Sweep {
         )?;
         r.seconds = sol.seconds;
         r.status = match sol.status {
-            IpStatus::Infeasible => "infeasible".into(),
+            IpStatus::Infeasible => {
+                if self.second_opinion {
+                    let v = second::reprove(&board, &spec, time_limit);
+                    if let Verdict::Feasible(_) = v {
+                        return Err(format!(
+                            "solvers disagree on {} level {}, {} men, last jump {:?}, case {}: HiGHS says infeasible, CBC {}",
+                            self.army,
+                            self.level,
+                            self.men,
+                            d,
+                            c.key(),
+                            v.as_str()
+                        ));
+                    }
+                    r.cbc = Some(v.as_str());
+                }
+                "infeasible".into()
+            }
             IpStatus::TimeLimit => "time_limit".into(),
             IpStatus::Interrupted => "interrupted".into(),
             IpStatus::Optimal => {
@@ -430,6 +459,7 @@ impl Sweep {
                     write_model: None,
                     direct_budget: None,
                     case_dir: None,
+                    second_opinion: false,
                 };
                 let mut out = minimum::empty_outcome(&req);
                 if minimum::settle(&mut out, &req, &board, &sol, d) {

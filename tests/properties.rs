@@ -153,6 +153,7 @@ fn diagonal_5() -> &'static (Vec<(i32, i32)>, Vec<Step>) {
             write_model: None,
             direct_budget: None,
             case_dir: None,
+            second_opinion: false,
         })
         .unwrap();
         (out.army_cells, out.play)

@@ -15,6 +15,7 @@ fn check(army: Army, level: i32, want: Option<u64>) {
         write_model: None,
         direct_budget: Some(30.0),
         case_dir: None,
+        second_opinion: false,
     };
     let out = find_minimum(&req).unwrap();
     match want {
