@@ -19,6 +19,13 @@
 //!   n_i − f_i − f_{i+1} + f_{i+2} = fin_i with f_i >= 0 jumps from class i; solved from the
 //!   top down, a negative f_i, or a jump that would land below class 1, rules the case out.
 //!
+//! - **Far group** ([`crate::board::far_group_reachable`]). Where an empty class splits the
+//!   men into a body and a group beyond it, the body must reach out to the far group before
+//!   they can meet, and that costs more than the slack when the far group is light. This is
+//!   also what makes the enumeration finite when one man could stand anywhere by weight: a
+//!   branch that leaves classes empty with men still to place is cut once those men, at
+//!   their heaviest, could not be met.
+//!
 //! Not applied: the paper's "no interior zero" and "n_{E−1} >= n_E". Both rest on the army
 //! being minimal and on the first landing in a gap being a legal start cell; the cell where a
 //! gap is bridged may lie outside the start rows (notes §5, §7), so the cases stay and are
@@ -54,82 +61,110 @@ impl Case {
     }
 }
 
-/// Every profile of exactly `men` men on classes up to `max_exponent` whose weight reaches
-/// `fin` (the weight of the position before the last jump), with the reductions applied.
-/// `fin_classes` lists the exponent of each cell of that position.
+/// The cases of one last jump, and whether they cover every army.
+#[derive(Clone, Debug)]
+pub struct Enumeration {
+    pub cases: Vec<Case>,
+    /// False when `max_exponent` cut a branch that no reduction had closed.
+    pub complete: bool,
+}
+
+/// Every profile of exactly `men` men whose weight reaches `fin` (the weight of the position
+/// before the last jump), with the reductions applied. `fin_classes` lists the exponent of
+/// each cell of that position. Classes beyond `max_exponent` are not entered (a safety
+/// cap: the far-group reduction normally closes every branch well before it).
 pub fn enumerate(
     profile: &Profile,
     men: u64,
     fin: Golden,
     fin_classes: &[i32],
     max_exponent: i32,
-) -> Vec<Case> {
-    let mut out = Vec::new();
-    let mut n = vec![0u64; max_exponent as usize + 1];
-    // Heaviest weight still reachable with `left` men from class `e` upward.
-    let best = |e: i32, left: u64| -> Golden {
+) -> Enumeration {
+    let mut st = State {
+        profile,
+        fin,
+        fin_classes,
+        max_exponent,
+        n: vec![0u64; max_exponent as usize + 2],
+        out: Vec::new(),
+        complete: true,
+    };
+    st.rec(0, men, Golden::ZERO, None);
+    Enumeration {
+        cases: st.out,
+        complete: st.complete,
+    }
+}
+
+struct State<'a> {
+    profile: &'a Profile,
+    fin: Golden,
+    fin_classes: &'a [i32],
+    max_exponent: i32,
+    n: Vec<u64>,
+    out: Vec<Case>,
+    complete: bool,
+}
+
+impl State<'_> {
+    /// The heaviest weight `left` men can have on classes from `e` upward.
+    fn best(&self, e: i32, left: u64) -> Golden {
         let mut w = Golden::ZERO;
-        let mut left = left;
-        let mut i = e;
-        while left > 0 && i <= max_exponent {
-            let t = profile.count(i).min(left);
+        let (mut left, mut i) = (left, e);
+        while left > 0 {
+            let t = self.profile.count(i).min(left);
             w += t as i128 * Golden::pow(i);
             left -= t;
             i += 1;
         }
-        if left > 0 {
-            Golden::from_int(-1_000_000)
-        } else {
-            w
-        }
-    };
-    fn rec(
-        e: i32,
-        left: u64,
-        w: Golden,
-        n: &mut Vec<u64>,
-        ctx: &(&Profile, Golden, &[i32], i32),
-        best: &dyn Fn(i32, u64) -> Golden,
-        out: &mut Vec<Case>,
-    ) {
-        let (profile, fin, fin_classes, max_exponent) = *ctx;
+        w
+    }
+
+    /// The classes placed so far, as (exponent, men).
+    fn body(&self) -> Vec<(i32, u64)> {
+        self.n
+            .iter()
+            .enumerate()
+            .filter(|c| *c.1 > 0)
+            .map(|(e, &n)| (e as i32, n))
+            .collect()
+    }
+
+    /// Class `e` next, `left` men to place, weight `w` so far, `top` the largest class used.
+    fn rec(&mut self, e: i32, left: u64, w: Golden, top: Option<i32>) {
         if left == 0 {
-            if w >= fin {
-                out.push(make_case(n, w - fin, fin_classes));
+            if w >= self.fin {
+                let case = make_case(&self.n, w - self.fin, self.fin, self.fin_classes);
+                self.out.push(case);
             }
             return;
         }
-        if e > max_exponent || w + best(e, left) < fin {
+        if w + self.best(e, left) < self.fin {
             return;
         }
-        let cap = profile.count(e).min(left);
-        for take in (0..=cap).rev() {
-            n[e as usize] = take;
-            rec(
-                e + 1,
-                left - take,
-                w + take as i128 * Golden::pow(e),
-                n,
-                ctx,
-                best,
-                out,
-            );
+        // Classes top+1 .. e−1 are empty and every man left goes to class e or beyond: a
+        // far group, at its heaviest, that the body cannot reach rules out the branch.
+        if let Some(g) = top
+            && e > g + 1
+            && !crate::board::far_group_reachable(&self.body(), self.best(e, left), self.fin)
+        {
+            return;
         }
-        n[e as usize] = 0;
+        if e > self.max_exponent {
+            self.complete = false;
+            return;
+        }
+        let cap = self.profile.count(e).min(left);
+        for take in (0..=cap).rev() {
+            self.n[e as usize] = take;
+            let top = if take > 0 { Some(e) } else { top };
+            self.rec(e + 1, left - take, w + take as i128 * Golden::pow(e), top);
+        }
+        self.n[e as usize] = 0;
     }
-    rec(
-        0,
-        men,
-        Golden::ZERO,
-        &mut n,
-        &(profile, fin, fin_classes, max_exponent),
-        &best,
-        &mut out,
-    );
-    out
 }
 
-fn make_case(n: &[u64], slack: Golden, fin_classes: &[i32]) -> Case {
+fn make_case(n: &[u64], slack: Golden, fin: Golden, fin_classes: &[i32]) -> Case {
     let profile: Vec<(i32, u64)> = n
         .iter()
         .enumerate()
@@ -137,7 +172,21 @@ fn make_case(n: &[u64], slack: Golden, fin_classes: &[i32]) -> Case {
         .map(|(e, c)| (e as i32, *c))
         .collect();
     let max_exponent = profile.last().map_or(0, |p| p.0);
-    let ruled_out = if !slack.is_zero() && slack < Golden::pow(max_exponent) {
+    // Every split at an empty class: body below, far group above.
+    let far_gap = (1..profile.len()).find_map(|k| {
+        let (g, l) = (profile[k - 1].0, profile[k].0);
+        let body = &profile[..k];
+        let far: Golden = profile[k..]
+            .iter()
+            .map(|q| q.1 as i128 * Golden::pow(q.0))
+            .sum();
+        (l > g + 1 && !crate::board::far_group_reachable(body, far, fin)).then(|| {
+            format!("far group: the men from class {l} on cannot be reached from class {g}")
+        })
+    });
+    let ruled_out = if let Some(why) = far_gap {
+        Some(why)
+    } else if !slack.is_zero() && slack < Golden::pow(max_exponent) {
         Some(format!(
             "Proposition 1: slack {} < σ^{max_exponent} can never be spent",
             slack.sigma_string()
@@ -188,7 +237,9 @@ mod tests {
     #[test]
     fn table_5_diagonal_122_men_at_level_8() {
         let p = Pagoda::improved(&Army::Diagonal.lattice(), (1, 1)).start_profile(8);
-        let cases = enumerate(&p, 122, Golden::ONE, &[1, 2], 19);
+        let all = enumerate(&p, 122, Golden::ONE, &[1, 2], 40);
+        assert!(all.complete);
+        let cases = all.cases;
         // Every 122-man profile is ruled out: the paper's Table 5 by hand, here by program.
         assert!(!cases.is_empty());
         for c in &cases {

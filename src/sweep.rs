@@ -2,7 +2,7 @@
 //!
 //! Each case fixes the men per exponent class, hence the army's exact slack S, and so:
 //! - the board: the case's largest start exponent E and S bound how far real play can go
-//!   (`board` module doc, step 2: reaching exponent M loses σ^{E−1} − σ^{M−1} <= S);
+//!   (`board` module doc, step 2: a man at exponent M > E needs g(M) − σ^M <= S);
 //! - the jumps: none losing more than S; with S = 0 only lossless ones;
 //! - the number of lossy jumps: by the weight identity Σ loss_n J_n = S (exact for every IP
 //!   solution, notes §1), at most ⌊S / λ⌋ jumps lose anything, λ the smallest positive loss
@@ -139,14 +139,20 @@ impl Sweep {
             .filter_map(|d| {
                 let pagoda = Pagoda::improved(&lattice, d);
                 let profile = pagoda.start_profile(level);
-                let limit = Limit::new(&profile, men, Golden::ONE, MARGIN + extra)?;
-                let cases =
-                    cases::enumerate(&profile, men, Golden::ONE, &[1, 2], limit.max_exponent);
+                // Only to say whether any army of `men` men is heavy enough.
+                Limit::new(&profile, men, Golden::ONE, MARGIN)?;
+                let cap = pagoda.trusted_exponent() - 8;
+                let all = cases::enumerate(&profile, men, Golden::ONE, &[1, 2], cap);
+                let max_exponent = if all.complete {
+                    all.cases.iter().map(|c| c.max_exponent).max().unwrap_or(0)
+                } else {
+                    cap
+                };
                 Some(Family {
                     last_jump: d,
-                    max_exponent: limit.max_exponent,
-                    complete: limit.proven,
-                    cases,
+                    max_exponent,
+                    complete: all.complete,
+                    cases: all.cases,
                     pagoda: Some(pagoda),
                     profile: Some(profile),
                 })
@@ -380,13 +386,13 @@ impl Sweep {
         let pagoda = f.pagoda.as_ref().unwrap();
         // Step 2 of the board argument with this case's E and S; where the slack pays for
         // any distance, the family's cap plus the margin, not proven.
-        let reached = crate::board::reach(c.max_exponent, c.slack);
+        let reached = crate::board::reach_profile(&c.profile, c.slack);
+        let within = reached <= pagoda.trusted_exponent();
         let limit = Limit {
             men: self.men,
-            max_exponent: reached
-                .unwrap_or(f.max_exponent.max(c.max_exponent) + MARGIN + self.extra),
+            max_exponent: reached.min(pagoda.trusted_exponent()),
             max_loss: c.slack,
-            proven: reached.is_some(),
+            proven: within,
         };
         let m = limit.max_exponent;
         r.board_proven = limit.proven;
