@@ -31,6 +31,7 @@
 //! gap is bridged may lie outside the start rows (notes §5, §7), so the cases stay and are
 //! solved.
 
+use crate::board::{Limit, reach_profile};
 use crate::golden::Golden;
 use crate::pagoda::Profile;
 use serde::Serialize;
@@ -69,18 +70,25 @@ pub struct Enumeration {
     pub complete: bool,
 }
 
+/// Nodes of the enumeration tree visited before giving up (armies far above their pagoda
+/// bound have astronomically many profiles).
+pub const BUDGET: u64 = 20_000_000;
+
 /// Every profile of exactly `men` men whose weight reaches `fin` (the weight of the position
 /// before the last jump), with the reductions applied. `fin_classes` lists the exponent of
 /// each cell of that position. Classes beyond `max_exponent` are not entered (a safety
-/// cap: the far-group reduction normally closes every branch well before it).
+/// cap: the far-group reduction normally closes every branch well before it), and at most
+/// `budget` nodes are visited; either cut leaves the enumeration incomplete.
 pub fn enumerate(
     profile: &Profile,
     men: u64,
     fin: Golden,
     fin_classes: &[i32],
     max_exponent: i32,
+    budget: u64,
 ) -> Enumeration {
     let mut st = State {
+        budget,
         profile,
         fin,
         fin_classes,
@@ -97,6 +105,7 @@ pub fn enumerate(
 }
 
 struct State<'a> {
+    budget: u64,
     profile: &'a Profile,
     fin: Golden,
     fin_classes: &'a [i32],
@@ -132,6 +141,11 @@ impl State<'_> {
 
     /// Class `e` next, `left` men to place, weight `w` so far, `top` the largest class used.
     fn rec(&mut self, e: i32, left: u64, w: Golden, top: Option<i32>) {
+        if self.budget == 0 {
+            self.complete = false;
+            return;
+        }
+        self.budget -= 1;
         if left == 0 {
             if w >= self.fin {
                 let case = make_case(&self.n, w - self.fin, self.fin, self.fin_classes);
@@ -162,6 +176,35 @@ impl State<'_> {
         }
         self.n[e as usize] = 0;
     }
+}
+
+/// A proven board limit for the IP of `men` men without a case split, from the cases: the
+/// farthest any case that survives the reductions can reach
+/// ([`crate::board::reach_profile`]) and the largest slack among them. This is what step 1
+/// of the board argument cannot give when one man could stand anywhere by weight. None
+/// when the enumeration is cut.
+pub fn limit(
+    profile: &Profile,
+    men: u64,
+    fin: Golden,
+    fin_classes: &[i32],
+    max_exponent: i32,
+    budget: u64,
+) -> Option<Limit> {
+    let all = enumerate(profile, men, fin, fin_classes, max_exponent, budget);
+    if !all.complete {
+        return None;
+    }
+    let open = || all.cases.iter().filter(|c| c.ruled_out.is_none());
+    Some(Limit {
+        men,
+        max_exponent: open()
+            .map(|c| reach_profile(&c.profile, c.slack))
+            .chain(all.cases.iter().map(|c| c.max_exponent))
+            .max()?,
+        max_loss: open().map(|c| c.slack).max().unwrap_or(Golden::ZERO),
+        proven: true,
+    })
 }
 
 fn make_case(n: &[u64], slack: Golden, fin: Golden, fin_classes: &[i32]) -> Case {
@@ -237,7 +280,7 @@ mod tests {
     #[test]
     fn table_5_diagonal_122_men_at_level_8() {
         let p = Pagoda::improved(&Army::Diagonal.lattice(), (1, 1)).start_profile(8);
-        let all = enumerate(&p, 122, Golden::ONE, &[1, 2], 40);
+        let all = enumerate(&p, 122, Golden::ONE, &[1, 2], 40, BUDGET);
         assert!(all.complete);
         let cases = all.cases;
         // Every 122-man profile is ruled out: the paper's Table 5 by hand, here by program.

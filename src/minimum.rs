@@ -13,6 +13,7 @@
 //! the round is solved again; how often that happened is reported.
 
 use crate::board::{Board, Limit, MARGIN};
+use crate::cases;
 use crate::geometry::{Army, Cell};
 use crate::golden::Golden;
 use crate::model::{Model, Spec};
@@ -140,6 +141,24 @@ struct Direction {
 const ORDER_BUDGET: u64 = 2_000_000;
 const MAX_CUTS: usize = 20;
 
+/// Nodes the case enumeration may visit to prove a direct round's board.
+const LIMIT_BUDGET: u64 = 300_000;
+
+/// The board for round k: step 1 of the board argument, or where it gives nothing, the
+/// case split's own limit ([`cases::limit`]); failing both, the margin, not proven.
+fn round_limit(dir: &Direction, k: u64) -> Limit {
+    let limit =
+        Limit::new(&dir.profile, k, Golden::ONE, MARGIN).expect("the pagoda bound admits k men");
+    if limit.proven {
+        return limit;
+    }
+    let cap = dir.pagoda.trusted_exponent() - 8;
+    match cases::limit(&dir.profile, k, Golden::ONE, &[1, 2], cap, LIMIT_BUDGET) {
+        Some(l) if l.max_exponent <= cap => l,
+        _ => limit,
+    }
+}
+
 /// An outcome with nothing found yet.
 pub fn empty_outcome(req: &Request) -> Outcome {
     Outcome {
@@ -218,8 +237,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         // Round k: is there an army of at most k men?
         let mut round_proven = true;
         for dir in dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
-            let limit = Limit::new(&dir.profile, k, Golden::ONE, MARGIN)
-                .expect("the pagoda bound admits k men");
+            let limit = round_limit(dir, k);
             round_proven &= limit.proven;
             let board = Board::new(&dir.pagoda, req.level, &limit);
             // Rounds below k found nothing, so only an army of exactly k men is looked for.
@@ -475,7 +493,7 @@ fn stable(
     remaining: &dyn Fn() -> Option<f64>,
 ) -> Result<bool, String> {
     for dir in dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
-        let mut limit = Limit::new(&dir.profile, k, Golden::ONE, MARGIN).unwrap();
+        let mut limit = round_limit(dir, k);
         if let Some((_, _, log_dir)) = split.iter().find(|s| s.0 == k && s.1 == dir.d) {
             // That round was split into cases: widen the case split instead.
             let mut sweep = crate::sweep::Sweep::with_directions(

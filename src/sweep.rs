@@ -142,7 +142,7 @@ impl Sweep {
                 // Only to say whether any army of `men` men is heavy enough.
                 Limit::new(&profile, men, Golden::ONE, MARGIN)?;
                 let cap = pagoda.trusted_exponent() - 8;
-                let all = cases::enumerate(&profile, men, Golden::ONE, &[1, 2], cap);
+                let all = cases::enumerate(&profile, men, Golden::ONE, &[1, 2], cap, cases::BUDGET);
                 let max_exponent = if all.complete {
                     all.cases.iter().map(|c| c.max_exponent).max().unwrap_or(0)
                 } else {
