@@ -311,10 +311,10 @@ impl Sweep {
             export::write_atomic(&log, text.as_bytes())
         };
         for f in &self.families {
-            // Minimum armies usually have zero slack (paper, section 4.3): try those first,
-            // so that a sweep that has an army finds it early.
+            // Minimum armies usually have zero slack (paper, section 4.3) and no far men:
+            // try those first, so that a sweep that has an army finds it early.
             let mut order: Vec<&Case> = f.cases.iter().collect();
-            order.sort_by_key(|c| (!c.slack.is_zero(), c.ruled_out.is_none()));
+            order.sort_by_key(|c| (!c.slack.is_zero(), c.ruled_out.is_none(), c.max_exponent));
             for c in order {
                 if let Some(b) = &bar {
                     b.inc(1);
