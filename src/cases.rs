@@ -7,7 +7,10 @@
 //! weight, hence its slack S exactly, and that is what makes cases cheap.
 //!
 //! Reductions, each an argument about *real* play (the IP need only contain every real play
-//! of the case, so a case with no real play may be dropped):
+//! of the case, so a case with no real play may be dropped). Like the board limits, they
+//! are about pruned plays, in which every man is used: a split of K men speaks for every
+//! army of K men once no army of fewer men exists, which is how `solve` uses it (round K
+//! comes after rounds K − 1, K − 2, … were infeasible).
 //! - **Weight.** Σ n_i σ^i >= 1, or no play reaches {d, 2d} (pagoda condition).
 //! - **Proposition 1.** No jump type 1.2.1 occurs (checked by `Pagoda::check`), so a jump
 //!   loses nothing or at least σ^E, E the largest occupied exponent, and lossless jumps never
