@@ -107,6 +107,29 @@ pub fn enumerate(
     }
 }
 
+impl Enumeration {
+    /// A proven board limit for the IP of `men` men without a case split, from the cases:
+    /// the farthest any case that survives the reductions can reach
+    /// ([`crate::board::reach_profile`]) and the largest slack among them. This is what
+    /// step 1 of the board argument cannot give when one man could stand anywhere by
+    /// weight. None when the enumeration was cut.
+    pub fn limit(&self, men: u64) -> Option<Limit> {
+        if !self.complete {
+            return None;
+        }
+        let open = || self.cases.iter().filter(|c| c.ruled_out.is_none());
+        Some(Limit {
+            men,
+            max_exponent: open()
+                .map(|c| reach_profile(&c.profile, c.slack))
+                .chain(self.cases.iter().map(|c| c.max_exponent))
+                .max()?,
+            max_loss: open().map(|c| c.slack).max().unwrap_or(Golden::ZERO),
+            proven: true,
+        })
+    }
+}
+
 struct State<'a> {
     budget: u64,
     profile: &'a Profile,
@@ -179,35 +202,6 @@ impl State<'_> {
         }
         self.n[e as usize] = 0;
     }
-}
-
-/// A proven board limit for the IP of `men` men without a case split, from the cases: the
-/// farthest any case that survives the reductions can reach
-/// ([`crate::board::reach_profile`]) and the largest slack among them. This is what step 1
-/// of the board argument cannot give when one man could stand anywhere by weight. None
-/// when the enumeration is cut.
-pub fn limit(
-    profile: &Profile,
-    men: u64,
-    fin: Golden,
-    fin_classes: &[i32],
-    max_exponent: i32,
-    budget: u64,
-) -> Option<Limit> {
-    let all = enumerate(profile, men, fin, fin_classes, max_exponent, budget);
-    if !all.complete {
-        return None;
-    }
-    let open = || all.cases.iter().filter(|c| c.ruled_out.is_none());
-    Some(Limit {
-        men,
-        max_exponent: open()
-            .map(|c| reach_profile(&c.profile, c.slack))
-            .chain(all.cases.iter().map(|c| c.max_exponent))
-            .max()?,
-        max_loss: open().map(|c| c.slack).max().unwrap_or(Golden::ZERO),
-        proven: true,
-    })
 }
 
 fn make_case(n: &[u64], slack: Golden, fin: Golden, fin_classes: &[i32]) -> Case {

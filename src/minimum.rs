@@ -145,7 +145,7 @@ const MAX_CUTS: usize = 20;
 const LIMIT_BUDGET: u64 = 300_000;
 
 /// The board for round k: step 1 of the board argument, or where it gives nothing, the
-/// case split's own limit ([`cases::limit`]); failing both, the margin, not proven.
+/// case split's own limit ([`cases::Enumeration::limit`]); failing both, the margin, not proven.
 fn round_limit(dir: &Direction, k: u64) -> Limit {
     let limit =
         Limit::new(&dir.profile, k, Golden::ONE, MARGIN).expect("the pagoda bound admits k men");
@@ -153,7 +153,7 @@ fn round_limit(dir: &Direction, k: u64) -> Limit {
         return limit;
     }
     let cap = dir.pagoda.trusted_exponent() - 8;
-    match cases::limit(&dir.profile, k, Golden::ONE, &[1, 2], cap, LIMIT_BUDGET) {
+    match cases::enumerate(&dir.profile, k, Golden::ONE, &[1, 2], cap, LIMIT_BUDGET).limit(k) {
         Some(l) if l.max_exponent <= cap => l,
         _ => limit,
     }

@@ -1,18 +1,7 @@
 //! The command line: one-line errors, exit codes, JSON fields, verify on corrupted plays.
 
-use std::process::Command;
-
-fn solarmy(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
+mod common;
+use common::solarmy;
 
 #[test]
 fn bad_input_gets_one_line_and_non_zero_exit() {

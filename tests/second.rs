@@ -2,19 +2,8 @@
 //! Runs only in builds with `--features cbc` (Debian's coinor-libcbc-dev); the default build
 //! checks that `--cbc` is refused with one line rather than ignored.
 
-use std::process::Command;
-
-fn solarmy(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
+mod common;
+use common::solarmy;
 
 #[cfg(not(feature = "cbc"))]
 #[test]
