@@ -2,10 +2,12 @@
 //!
 //! The modules depend on each other in one direction only:
 //! [`golden`] (exact Z[σ]) → [`geometry`] (lattices, jumps) → [`pagoda`] (weights, bounds)
-//! → [`board`] (finite cells and jumps, and why they suffice) → [`model`] (the integer
-//! program) → [`solve`] (HiGHS) → [`order`] (jump-ordering backtracker) → [`verify`]
-//! (independent replay) → [`minimum`] (the search for a proven minimum) → [`export`]
-//! (files) → [`cli`] (the commands). [`bounds`] tabulates the pagoda bounds.
+//! → [`board`] (finite cells and jumps, and why they suffice) → [`cases`] (exponent
+//! profiles and their reductions) → [`model`] (the integer program) → [`solve`] (HiGHS;
+//! [`second`]: CBC's second opinion) → [`order`] (jump-ordering backtracker) → [`verify`]
+//! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
+//! by round or case by case) → [`export`] / [`render`] (files, pictures) → [`cli`] (the
+//! commands). [`bounds`] tabulates the pagoda bounds.
 
 pub mod board;
 pub mod bounds;
