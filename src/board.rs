@@ -139,20 +139,13 @@ pub fn reach_profile(profile: &[(i32, u64)], slack: Golden) -> i32 {
     let top = profile.iter().map(|c| c.0).max().unwrap_or(0);
     let lowest = profile.iter().map(|c| c.0).min().unwrap_or(0);
     (lowest..=top)
-        .map(|g| {
-            let budget = slack + excess(profile, g);
-            let mut m = g;
-            while extended_weight(m + 1, g) - Golden::pow(m + 1) <= budget {
-                m += 1;
-            }
-            m.max(top)
-        })
+        .map(|g| reach(g, slack + excess(profile, g)).max(top))
         .min()
         .unwrap_or(top)
 }
 
-/// Whether the men beyond class `split` (the far group, weighing `far`) can ever meet the
-/// men up to it (the body, given as (exponent, men) classes), for a final position weighing
+/// Whether the men beyond an empty class (the far group, weighing `far`) can ever meet the
+/// men below it (the body, given as (exponent, men) classes), for a final position weighing
 /// `fin` (module doc, last paragraph). False rules the army out.
 ///
 /// Every pivot G is tried: with g_G, the body's start weighs w(body) + Σ (g_G(e) − σ^e) over
