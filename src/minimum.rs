@@ -46,6 +46,24 @@ pub struct Request {
     pub second_opinion: bool,
 }
 
+impl Request {
+    /// Solve `army` to `level` with nothing else asked for: no time limit, no progress, no
+    /// stability check, no model files, no case split, no second opinion.
+    pub fn new(army: Army, level: i32) -> Request {
+        Request {
+            army,
+            level,
+            time_limit: None,
+            progress: false,
+            stability_margin: 0,
+            write_model: None,
+            direct_budget: None,
+            case_dir: None,
+            second_opinion: false,
+        }
+    }
+}
+
 /// Where the IP for `men` men and last jump `d` is written, given the requested path.
 pub fn model_path(base: &std::path::Path, men: u64, d: Cell) -> std::path::PathBuf {
     let stem = base

@@ -456,17 +456,7 @@ impl Sweep {
             IpStatus::TimeLimit => "time_limit".into(),
             IpStatus::Interrupted => "interrupted".into(),
             IpStatus::Optimal => {
-                let req = minimum::Request {
-                    army: self.army,
-                    level: self.level,
-                    time_limit: None,
-                    progress: false,
-                    stability_margin: 0,
-                    write_model: None,
-                    direct_budget: None,
-                    case_dir: None,
-                    second_opinion: false,
-                };
+                let req = minimum::Request::new(self.army, self.level);
                 let mut out = minimum::empty_outcome(&req);
                 if minimum::settle(&mut out, &req, &board, &sol, d) {
                     out.status = minimum::Status::Optimal;

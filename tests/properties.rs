@@ -145,15 +145,8 @@ fn diagonal_5() -> &'static (Vec<(i32, i32)>, Vec<Step>) {
     static PLAY: OnceLock<(Vec<(i32, i32)>, Vec<Step>)> = OnceLock::new();
     PLAY.get_or_init(|| {
         let out = find_minimum(&Request {
-            army: Army::Diagonal,
-            level: 5,
             time_limit: Some(60.0),
-            progress: false,
-            stability_margin: 0,
-            write_model: None,
-            direct_budget: None,
-            case_dir: None,
-            second_opinion: false,
+            ..Request::new(Army::Diagonal, 5)
         })
         .unwrap();
         (out.army_cells, out.play)

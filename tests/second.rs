@@ -21,15 +21,9 @@ fn cbc_confirms_every_infeasible_round() {
     use solarmy::minimum::{Request, find_minimum};
     for (army, level) in [(Army::Conway, 4), (Army::Diagonal, 6), (Army::Hexagonal, 5)] {
         let out = find_minimum(&Request {
-            army,
-            level,
             time_limit: Some(600.0),
-            progress: false,
-            stability_margin: 0,
-            write_model: None,
-            direct_budget: None,
-            case_dir: None,
             second_opinion: true,
+            ..Request::new(army, level)
         })
         .unwrap();
         let infeasible: Vec<_> = out

@@ -7,15 +7,10 @@ use solarmy::verify;
 
 fn check(army: Army, level: i32, want: Option<u64>) {
     let req = Request {
-        army,
-        level,
         time_limit: Some(600.0),
-        progress: false,
         stability_margin: 2,
-        write_model: None,
         direct_budget: Some(30.0),
-        case_dir: None,
-        second_opinion: false,
+        ..Request::new(army, level)
     };
     let out = find_minimum(&req).unwrap();
     match want {
