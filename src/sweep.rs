@@ -49,7 +49,7 @@ pub struct Sweep {
     pub level: i32,
     pub men: u64,
     pub families: Vec<Family>,
-    /// Exponents added to every unproven cap (stability check).
+    /// How far the enumeration's cuts were widened (stability check).
     pub extra: i32,
     /// Re-prove every infeasible case with CBC ([`crate::second`]).
     pub second_opinion: bool,
@@ -128,9 +128,10 @@ impl Sweep {
         Sweep::with_directions(army, level, men, &army.lattice().last_jump_directions(), 0)
     }
 
-    /// The cases of the given last jumps only; `extra` widens every cap that is not proven
-    /// (the enumeration's largest start exponent, and case boards) by that many exponents,
-    /// for the stability check.
+    /// The cases of the given last jumps only; `extra` widens the enumeration's cuts for the
+    /// stability check: its largest start exponent by that many exponents (within the
+    /// pagoda window) and its node budget by that many multiples. Case boards need no
+    /// widening: each is bounded by its own slack.
     pub fn with_directions(army: Army, level: i32, men: u64, dirs: &[Cell], extra: i32) -> Sweep {
         let lattice = army.lattice();
         let families = dirs
@@ -141,8 +142,9 @@ impl Sweep {
                 let profile = pagoda.start_profile(level);
                 // Only to say whether any army of `men` men is heavy enough.
                 Limit::new(&profile, men, Golden::ONE, MARGIN)?;
-                let cap = pagoda.trusted_exponent() - 8;
-                let all = cases::enumerate(&profile, men, Golden::ONE, &[1, 2], cap, cases::BUDGET);
+                let cap = pagoda.trusted_exponent() - 8 + extra.clamp(0, 8);
+                let budget = cases::BUDGET * (1 + extra.max(0) as u64);
+                let all = cases::enumerate(&profile, men, Golden::ONE, &[1, 2], cap, budget);
                 let max_exponent = if all.complete {
                     all.cases.iter().map(|c| c.max_exponent).max().unwrap_or(0)
                 } else {
