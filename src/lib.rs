@@ -20,6 +20,7 @@ pub mod minimum;
 pub mod model;
 pub mod order;
 pub mod pagoda;
+pub mod proof;
 pub mod render;
 pub mod second;
 pub mod solve;
