@@ -37,6 +37,7 @@
 use crate::board::{Limit, reach_profile};
 use crate::golden::Golden;
 use crate::pagoda::Profile;
+use crate::proof::format::Reduction;
 use serde::Serialize;
 
 /// One case: men per exponent class, and what the reductions said of it.
@@ -52,6 +53,9 @@ pub struct Case {
     pub max_exponent: i32,
     /// Why the case has no play, if a reduction says so.
     pub ruled_out: Option<String>,
+    /// The same reduction, as the proof file states it.
+    #[serde(skip)]
+    pub reduction: Option<Reduction>,
 }
 
 impl Case {
@@ -220,21 +224,35 @@ fn make_case(n: &[u64], slack: Golden, fin: Golden, fin_classes: &[i32]) -> Case
             .iter()
             .map(|q| q.1 as i128 * Golden::pow(q.0))
             .sum();
-        (l > g + 1 && !crate::board::far_group_reachable(body, far, fin)).then(|| {
-            format!("far group: the men from class {l} on cannot be reached from class {g}")
-        })
+        (l > g + 1 && !crate::board::far_group_reachable(body, far, fin)).then_some((g, l))
     });
-    let ruled_out = if let Some(why) = far_gap {
-        Some(why)
+    let (ruled_out, reduction) = if let Some((g, l)) = far_gap {
+        (
+            Some(format!(
+                "far group: the men from class {l} on cannot be reached from class {g}"
+            )),
+            Some(Reduction::FarGroup {
+                body_top: g,
+                far_from: l,
+            }),
+        )
     } else if !slack.is_zero() && slack < Golden::pow(max_exponent) {
-        Some(format!(
-            "Proposition 1: slack {} < σ^{max_exponent} can never be spent",
-            slack.sigma_string()
-        ))
+        (
+            Some(format!(
+                "Proposition 1: slack {} < σ^{max_exponent} can never be spent",
+                slack.sigma_string()
+            )),
+            Some(Reduction::Proposition1 {
+                farthest: max_exponent,
+            }),
+        )
     } else if slack.is_zero() {
-        tableau(n, fin_classes).err()
+        match tableau(n, fin_classes) {
+            Ok(_) => (None, None),
+            Err(why) => (Some(why), Some(Reduction::Tableau { class: None })),
+        }
     } else {
-        None
+        (None, None)
     };
     Case {
         slack_sigma: slack.sigma_string(),
@@ -242,6 +260,7 @@ fn make_case(n: &[u64], slack: Golden, fin: Golden, fin_classes: &[i32]) -> Case
         slack,
         max_exponent,
         ruled_out,
+        reduction,
     }
 }
 

@@ -41,6 +41,59 @@ pub struct SolveArgs {
     /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
     #[arg(long)]
     pub cbc: bool,
+    /// Write the proof of the answer (JSON; gzip-compressed when FILE ends in .gz), for `solarmy check`
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Proof files written by `solve --proof`
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// One JSON object per file, on its own line
+    #[arg(long)]
+    pub json: bool,
+    /// Accept only exact certificates: refuse any step that would rest on re-solving an IP
+    #[arg(long)]
+    pub certificates_only: bool,
+    /// Seconds HiGHS may spend re-solving one IP that has no certificate
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+}
+
+/// Re-verifies proof files; exit 0 only if every step of every file holds.
+pub fn check(a: &CheckArgs) -> Result<u8, String> {
+    let opts = crate::proof::check::Options {
+        certificates_only: a.certificates_only,
+        time_limit: a.time_limit,
+    };
+    let mut failed = 0;
+    for path in &a.files {
+        let result = crate::proof::format::Proof::read(path)
+            .and_then(|p| crate::proof::check::check(&p, &opts).map_err(|e| e.to_string()));
+        match (&result, a.json) {
+            (Ok(s), true) => println!("{}", json!({"file": path, "ok": true, "summary": s})),
+            (Err(e), true) => println!("{}", json!({"file": path, "ok": false, "error": e})),
+            (Ok(s), false) => println!(
+                "{}: {} {}: {} proven: {} steps, {} rounds, {} cases, {} integer programs ({} exact certificates, {} re-solved by HiGHS), {:.2} s",
+                path.display(),
+                s.army,
+                s.level,
+                s.claim,
+                s.steps,
+                s.rounds,
+                s.cases,
+                s.ips,
+                s.certified,
+                s.solver_only,
+                s.seconds
+            ),
+            (Err(e), false) => eprintln!("solarmy: {}: {e}", path.display()),
+        }
+        failed += result.is_err() as usize;
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
 }
 
 #[derive(Args, Debug)]
@@ -127,8 +180,6 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
     check_cbc(a.cbc)?;
     install_interrupt_handler();
     let req = Request {
-        army,
-        level,
         time_limit: a.time_limit,
         progress: !a.json && std::io::stderr().is_terminal(),
         stability_margin: 2,
@@ -136,8 +187,12 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
         direct_budget: Some(a.direct_budget),
         case_dir: a.out.clone(),
         second_opinion: a.cbc,
+        ..Request::new(army, level)
     };
     let out = minimum::find_minimum(&req)?;
+    if let Some(path) = &a.proof {
+        write_proof(path, &out)?;
+    }
     let files = match (&a.out, out.verified) {
         (Some(dir), true) => Some(write_outputs(dir, &out)?),
         _ => None,
@@ -149,8 +204,26 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
     }
     Ok(match out.status {
         Status::Optimal | Status::Impossible => 0,
-        Status::TimeLimit | Status::Interrupted => 3,
+        Status::Open | Status::TimeLimit | Status::Interrupted => 3,
     })
+}
+
+/// Writes the proof of an answer; says on stderr what it lacks when it is incomplete.
+fn write_proof(path: &std::path::Path, out: &Outcome) -> Result<(), String> {
+    let Some(proof) = out.proof() else {
+        eprintln!(
+            "solarmy: no proof written: the answer is {}",
+            out.status.as_str()
+        );
+        return Ok(());
+    };
+    if !out.proof_complete || out.status != Status::Optimal && out.status != Status::Impossible {
+        eprintln!(
+            "solarmy: the proof in {} is incomplete: a board was not proven or a round is open",
+            path.display()
+        );
+    }
+    export::write_atomic(path, &proof.to_bytes(path)?)
 }
 
 /// Writes the army and play CSV files; returns their paths.

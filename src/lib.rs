@@ -12,7 +12,9 @@
 pub mod board;
 pub mod bounds;
 pub mod cases;
+pub mod certify;
 pub mod cli;
+pub mod evidence;
 pub mod export;
 pub mod geometry;
 pub mod golden;

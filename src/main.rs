@@ -29,6 +29,8 @@ enum Command {
     Bounds(cli::BoundsArgs),
     /// Split armies of K men into cases by exponent profile; optionally solve each case.
     Cases(cli::CasesArgs),
+    /// Re-verify proof files written by `solve --proof`, step by step.
+    Check(cli::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cli::verify(&a),
         Command::Bounds(a) => cli::bounds(&a),
         Command::Cases(a) => cli::cases(&a),
+        Command::Check(a) => cli::check(&a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,16 +1,21 @@
-//! Finding a minimum army: both halves, a verified play and a proven lower bound.
+//! Finding a minimum army: both halves, a verified play and a proven lower bound, and the
+//! proof file that lets a separate checker re-verify both ([`crate::proof`]).
 //!
 //! Every play ends with a jump 2d over d into the target, for a direction d; up to the
 //! army's mirror there are few such d (notes §6). For each, the improved pagoda function
 //! "one plus the distance from d" makes the position {d, 2d} before the last jump weigh 1,
 //! and gives a pagoda lower bound L_d. The search then goes round by round, K = min L_d,
 //! K + 1, …: in round K, for each d with L_d <= K, the IP with FIN = {d, 2d} and at most K
-//! men is solved on the board of [`crate::board::Limit`] for K men. If every d is infeasible,
-//! no army of K men exists (when every board was proven); otherwise the IP's army is ordered
-//! into a play and replayed by [`crate::verify`], and K is the minimum.
+//! men is solved on the board of [`crate::board::Limit`] for K men (or, when HiGHS takes too
+//! long, split into cases by [`crate::sweep`]). If every d is infeasible, no army of K men
+//! exists (when every board was proven); otherwise the IP's army is ordered into a play and
+//! replayed by [`crate::verify`], and K is the minimum.
 //!
-//! An IP solution that cannot be ordered is excluded by a no-good cut on its start set and
-//! the round is solved again; how often that happened is reported.
+//! An IP solution that cannot be ordered is cut off by a no-good on its start set and the
+//! round is solved again, to look for another army. A cut excludes more than was shown
+//! unplayable (the same men might play with other jumps), so a round that ends infeasible
+//! after a cut is *unresolved*, never infeasible: the answer is then `open`, with the lower
+//! bound below that round.
 
 use crate::board::{Board, Limit, MARGIN};
 use crate::cases;
@@ -19,6 +24,7 @@ use crate::golden::Golden;
 use crate::model::{Model, Spec};
 use crate::order::{self, Ordering};
 use crate::pagoda::{self, Pagoda, Profile};
+use crate::proof::format::{BoardBasis, Claim, Evidence, FORMAT, Play, Proof, RoundProof};
 use crate::second::{self, Verdict};
 use crate::solve::{self, INTERRUPTED, IpStatus, Options};
 use crate::verify::{self, Step};
@@ -44,6 +50,9 @@ pub struct Request {
     pub case_dir: Option<std::path::PathBuf>,
     /// Re-prove every infeasible IP with CBC ([`crate::second`]).
     pub second_opinion: bool,
+    /// Fault injection for tests: treat the first this many IP solutions as unorderable, as
+    /// if the backtracker had run out of its budget.
+    pub refuse_orderings: usize,
 }
 
 impl Request {
@@ -60,6 +69,7 @@ impl Request {
             direct_budget: None,
             case_dir: None,
             second_opinion: false,
+            refuse_orderings: 0,
         }
     }
 }
@@ -83,6 +93,8 @@ pub fn model_path(base: &std::path::Path, men: u64, d: Cell) -> std::path::PathB
 pub enum Status {
     Optimal,
     Impossible,
+    /// An army was found, but a round below it is unresolved (see the module doc).
+    Open,
     TimeLimit,
     Interrupted,
 }
@@ -92,6 +104,7 @@ impl Status {
         match self {
             Status::Optimal => "optimal",
             Status::Impossible => "impossible",
+            Status::Open => "open",
             Status::TimeLimit => "time_limit",
             Status::Interrupted => "interrupted",
         }
@@ -141,11 +154,54 @@ pub struct Outcome {
     pub last_jump: Option<Cell>,
     /// IP solutions that could not be ordered and were cut off.
     pub unorderable: usize,
+    /// Rounds that ended infeasible only after such a cut: nothing is proven for them.
+    pub unresolved: Vec<u64>,
+    /// Evidence for every round below the minimum, for the proof file; incomplete unless
+    /// `proof_complete`.
+    #[serde(skip)]
+    pub proof_rounds: Vec<RoundProof>,
+    pub proof_complete: bool,
     /// Case logs of rounds that were split into cases.
     pub case_logs: Vec<String>,
     /// Time spent ordering jumps into plays.
     pub order_seconds: f64,
     pub rounds: Vec<Round>,
+}
+
+impl Outcome {
+    /// The proof of this answer, for [`crate::proof::check`]: the play and the evidence of
+    /// every round below it; None when there is nothing to prove (no army, no impossibility).
+    pub fn proof(&self) -> Option<Proof> {
+        let claim = match (self.status, self.min_size) {
+            (Status::Impossible, _) if self.reason.is_some() && self.pagoda_bound.is_none() => {
+                let p = Pagoda::standard(&self.army.lattice());
+                Claim::Impossible {
+                    weight: p.start_profile(self.level).total(),
+                }
+            }
+            (_, Some(men)) if self.verified => Claim::Minimum { men },
+            _ => return None,
+        };
+        let play = self.verified.then(|| Play {
+            army: self.army_cells.clone(),
+            jumps: self.play.iter().map(|s| (s.from, s.over, s.to)).collect(),
+        });
+        let below = self.min_size.unwrap_or(0);
+        Some(Proof {
+            format: FORMAT.into(),
+            program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
+            army: self.army.to_string(),
+            level: self.level,
+            claim,
+            play,
+            rounds: self
+                .proof_rounds
+                .iter()
+                .filter(|r| r.men < below)
+                .cloned()
+                .collect(),
+        })
+    }
 }
 
 /// Everything fixed for one last-jump direction d.
@@ -157,23 +213,45 @@ struct Direction {
 }
 
 const ORDER_BUDGET: u64 = 2_000_000;
+/// Cuts per round before the round is left unresolved.
 const MAX_CUTS: usize = 20;
 
 /// Nodes the case enumeration may visit to prove a direct round's board.
 const LIMIT_BUDGET: u64 = 300_000;
 
-/// The board for round k: step 1 of the board argument, or where it gives nothing, the
-/// case split's own limit ([`cases::Enumeration::limit`]); failing both, the margin, not proven.
-fn round_limit(dir: &Direction, k: u64) -> Limit {
+/// The board for round k and why it suffices: step 1 of the board argument, or where it
+/// gives nothing, the case split's own limit ([`cases::Enumeration::limit`]); failing
+/// both, the margin, not proven (and no basis).
+fn round_limit(dir: &Direction, k: u64) -> (Limit, Option<BoardBasis>) {
     let limit =
         Limit::new(&dir.profile, k, Golden::ONE, MARGIN).expect("the pagoda bound admits k men");
+    let (per, heaviest) = dir.profile.heaviest(k);
+    let rest = dir.profile.heaviest(k - 1).1;
     if limit.proven {
-        return limit;
+        let basis = BoardBasis::Weight {
+            rest,
+            farthest: (
+                per.len() as i32 - 1,
+                (Golden::ONE - rest).floor_log().unwrap_or(0),
+            ),
+            max_slack: heaviest - Golden::ONE,
+            max_exponent: limit.max_exponent,
+        };
+        return (limit, Some(basis));
     }
     let cap = dir.pagoda.trusted_exponent() - 8;
-    match cases::enumerate(&dir.profile, k, Golden::ONE, &[1, 2], cap, LIMIT_BUDGET).limit(k) {
-        Some(l) if l.max_exponent <= cap => l,
-        _ => limit,
+    let all = cases::enumerate(&dir.profile, k, Golden::ONE, &[1, 2], cap, LIMIT_BUDGET);
+    match all.limit(k) {
+        Some(l) if l.max_exponent <= cap => {
+            let basis = BoardBasis::Cases {
+                total: all.cases.len(),
+                open: all.cases.iter().filter(|c| c.ruled_out.is_none()).count(),
+                max_slack: l.max_loss,
+                max_exponent: l.max_exponent,
+            };
+            (l, Some(basis))
+        }
+        _ => (limit, None),
     }
 }
 
@@ -198,10 +276,40 @@ pub fn empty_outcome(req: &Request) -> Outcome {
         moves: 0,
         last_jump: None,
         unorderable: 0,
+        unresolved: Vec::new(),
+        proof_rounds: Vec::new(),
+        proof_complete: true,
         case_logs: Vec::new(),
         order_seconds: 0.0,
         rounds: Vec::new(),
     }
+}
+
+/// How one last jump's part of a round ended.
+enum Settled {
+    /// No army of k men ends with this last jump; `proven` when its board was proven.
+    Infeasible { proven: bool },
+    /// Infeasible only after a no-good cut: nothing is proven.
+    Unresolved,
+    /// An army was found and the outcome concluded.
+    Found,
+    /// A time limit or Ctrl-C stopped the search; the outcome says where.
+    Stopped,
+}
+
+/// The state of one search for a minimum.
+struct Search<'a> {
+    req: &'a Request,
+    dirs: Vec<Direction>,
+    out: Outcome,
+    t0: Instant,
+    progress: Option<ProgressBar>,
+    /// Rounds split into cases: (men, last jump, case log directory).
+    split: Vec<(u64, Cell, std::path::PathBuf)>,
+    last_unproven: Option<u64>,
+    /// Case logs go here when no directory was asked for: a fresh one, never shared.
+    _scratch: Option<tempfile::TempDir>,
+    case_dir: std::path::PathBuf,
 }
 
 pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
@@ -243,213 +351,406 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         pb.enable_steady_tick(std::time::Duration::from_millis(250));
         pb
     });
-    let deadline = req
-        .time_limit
-        .map(|t| t0 + std::time::Duration::from_secs_f64(t));
-    let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+    let (scratch, case_dir) = match &req.case_dir {
+        Some(d) => (None, d.clone()),
+        None => {
+            let t = tempfile::Builder::new()
+                .prefix("solarmy-cases-")
+                .tempdir()
+                .map_err(|e| format!("cannot create a directory for case logs: {e}"))?;
+            let p = t.path().to_path_buf();
+            (Some(t), p)
+        }
+    };
+    let mut search = Search {
+        req,
+        dirs,
+        out,
+        t0,
+        progress,
+        split: Vec::new(),
+        last_unproven: None,
+        _scratch: scratch,
+        case_dir,
+    };
+    while !search.round(k)? {
+        k += 1;
+    }
+    Ok(search.out)
+}
 
-    let mut last_unproven: Option<u64> = None;
-    // Rounds split into cases: (men, last jump, case log directory).
-    let mut split: Vec<(u64, Cell, std::path::PathBuf)> = Vec::new();
-    loop {
-        // Round k: is there an army of at most k men?
+impl Search<'_> {
+    fn remaining(&self) -> Option<f64> {
+        self.req.time_limit.map(|t| {
+            (self.t0 + std::time::Duration::from_secs_f64(t))
+                .saturating_duration_since(Instant::now())
+                .as_secs_f64()
+        })
+    }
+
+    /// Round k: is there an army of k men? True when the search is over.
+    fn round(&mut self, k: u64) -> Result<bool, String> {
         let mut round_proven = true;
-        for dir in dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
-            let limit = round_limit(dir, k);
-            round_proven &= limit.proven;
-            let board = Board::new(&dir.pagoda, req.level, &limit);
-            // Rounds below k found nothing, so only an army of exactly k men is looked for.
-            let mut spec = Spec {
-                fin: board.last_jump_position(dir.d),
-                max_men: Some(k),
-                min_men: (k > dir.bound.unwrap_or(k)).then_some(k),
-                ..Spec::default()
-            };
-            loop {
-                let mut opts = Options {
-                    time_limit: remaining(),
-                    progress: progress.clone(),
-                    label: format!(
-                        "{} level {}: {k} men, last jump over {:?}",
-                        req.army, req.level, dir.d
-                    ),
-                };
-                if let Some(base) = &req.write_model {
-                    let path = model_path(base, k, dir.d);
-                    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                        std::fs::create_dir_all(parent)
-                            .map_err(|e| format!("{}: {e}", parent.display()))?;
-                    }
-                    solve::write_model(Model::build(&board, &spec), &path)?;
-                }
-                let budget = req.direct_budget.filter(|_| spec.excluded.is_empty());
-                if let Some(b) = budget {
-                    opts.time_limit = Some(opts.time_limit.map_or(b, |t| t.min(b)));
-                }
-                let mut sol = solve::solve(Model::build(&board, &spec), &opts)?;
-                let budget_hit = budget.is_some_and(|b| {
-                    sol.status == IpStatus::TimeLimit
-                        && remaining().is_none_or(|r| r > 1.0)
-                        && sol.seconds >= b - 1.0
-                });
-                if budget_hit {
-                    // The direct IP is hopeless here: split this round into cases.
-                    let mut sweep =
-                        crate::sweep::Sweep::with_directions(req.army, req.level, k, &[dir.d], 0);
-                    sweep.second_opinion = req.second_opinion;
-                    let case_dir = req
-                        .case_dir
-                        .clone()
-                        .unwrap_or_else(|| std::env::temp_dir().join("solarmy-cases"));
-                    if let Some(pb) = &progress {
-                        pb.set_message(format!(
-                            "{} level {}: {k} men, direct IP too slow, splitting into cases",
-                            req.army, req.level
-                        ));
-                    }
-                    let report = sweep.solve(&case_dir, remaining(), req.progress)?;
-                    split.push((k, dir.d, case_dir.clone()));
-                    out.case_logs.push(report.log.display().to_string());
-                    let cases_proven = report.enumeration_complete
-                        && report.results.iter().all(|r| r.board_proven);
-                    round_proven &= cases_proven;
-                    out.rounds.push(Round {
-                        men: k,
-                        last_jump: dir.d,
-                        cells: report.results.iter().map(|r| r.cells).max().unwrap_or(0),
-                        jumps: report.results.iter().map(|r| r.jumps).max().unwrap_or(0),
-                        board_max_exponent: limit.max_exponent,
-                        board_proven: cases_proven,
-                        status: format!("cases: {}", report.summary()),
-                        seconds: report.results.iter().map(|r| r.seconds).sum(),
-                        cbc: None,
-                    });
-                    if let Some(found) = report.found {
-                        // Keep the search's record; take the army, play and ordering time.
-                        out = Outcome {
-                            rounds: std::mem::take(&mut out.rounds),
-                            case_logs: std::mem::take(&mut out.case_logs),
-                            board_proven: out.board_proven,
-                            pagoda_bound: out.pagoda_bound,
-                            cells: report.results.iter().map(|r| r.cells).max().unwrap_or(0),
-                            ..found
-                        };
-                        let stability =
-                            stability(req, &dirs, &split, last_unproven, k, &remaining)?;
-                        return Ok(conclude(out, k, stability, &progress, t0));
-                    }
-                    if !report.complete {
-                        sol.status = if INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
-                            IpStatus::Interrupted
-                        } else {
-                            IpStatus::TimeLimit
-                        };
-                    } else {
-                        break;
-                    }
-                }
-                out.cells = board.cells.len();
-                out.jumps = board.jumps.len();
-                let cbc = (req.second_opinion && sol.status == IpStatus::Infeasible)
-                    .then(|| second::reprove(&board, &spec, remaining()));
-                if let Some(Verdict::Feasible(_)) = &cbc {
-                    return Err(format!(
-                        "solvers disagree on {} level {}, {k} men, last jump {:?}: HiGHS says infeasible, CBC {}",
-                        req.army,
-                        req.level,
-                        dir.d,
-                        cbc.unwrap().as_str()
-                    ));
-                }
-                out.rounds.push(Round {
+        for i in 0..self.dirs.len() {
+            let dir = &self.dirs[i];
+            if dir.bound.is_none_or(|b| b > k) {
+                let heaviest = dir.profile.heaviest(k).1;
+                self.out.proof_rounds.push(RoundProof {
                     men: k,
                     last_jump: dir.d,
-                    cells: board.cells.len(),
-                    jumps: board.jumps.len(),
-                    board_max_exponent: limit.max_exponent,
-                    board_proven: limit.proven,
-                    status: format!("{:?}", sol.status).to_lowercase(),
-                    seconds: sol.seconds,
-                    cbc: cbc.map(|v| v.as_str()),
+                    evidence: Evidence::Weight { heaviest },
                 });
-                match sol.status {
-                    IpStatus::Infeasible => break,
-                    IpStatus::TimeLimit | IpStatus::Interrupted => {
-                        out.status = if sol.status == IpStatus::TimeLimit {
-                            Status::TimeLimit
-                        } else {
-                            Status::Interrupted
-                        };
-                        out.board_proven &= round_proven;
-                        if let Some(pb) = &progress {
-                            pb.finish_and_clear();
-                        }
-                        if sol.objective.is_some() {
-                            settle(&mut out, req, &board, &sol, dir.d);
-                        }
-                        out.lower_bound = Some(k);
-                        out.seconds = t0.elapsed().as_secs_f64();
-                        return Ok(out);
+                continue;
+            }
+            match self.direct(i, k)? {
+                Settled::Infeasible { proven } => round_proven &= proven,
+                Settled::Unresolved => self.out.unresolved.push(k),
+                Settled::Found | Settled::Stopped => return Ok(true),
+            }
+        }
+        if !round_proven {
+            self.out.board_proven = false;
+            self.last_unproven = Some(k);
+        }
+        Ok(false)
+    }
+
+    /// The direct IP of round k for the i-th last jump, re-solved after each cut.
+    fn direct(&mut self, i: usize, k: u64) -> Result<Settled, String> {
+        let dir = &self.dirs[i];
+        let (d, bound) = (dir.d, dir.bound);
+        let (limit, basis) = round_limit(dir, k);
+        let board = Board::new(&dir.pagoda, self.req.level, &limit);
+        // Rounds below k found nothing, so only an army of exactly k men is looked for.
+        let mut spec = Spec {
+            fin: board.last_jump_position(d),
+            max_men: Some(k),
+            min_men: (k > bound.unwrap_or(k)).then_some(k),
+            ..Spec::default()
+        };
+        loop {
+            let sol = self.solve_direct(&board, &spec, d, k)?;
+            if sol.status == IpStatus::TimeLimit && self.budget_hit(&spec, &sol) {
+                // The direct IP is hopeless here: split this round into cases.
+                return self.split(i, k);
+            }
+            let cbc = (self.req.second_opinion && sol.status == IpStatus::Infeasible)
+                .then(|| second::reprove(&board, &spec, self.remaining()));
+            if let Some(Verdict::Feasible(_)) = &cbc {
+                return Err(format!(
+                    "solvers disagree on {} level {}, {k} men, last jump {d:?}: HiGHS says infeasible, CBC {}",
+                    self.req.army,
+                    self.req.level,
+                    cbc.unwrap().as_str()
+                ));
+            }
+            let cbc = cbc.map(|v| v.as_str());
+            self.record(k, d, &board, &limit, &sol, cbc.clone());
+            match sol.status {
+                IpStatus::Infeasible if !spec.excluded.is_empty() => {
+                    return Ok(Settled::Unresolved);
+                }
+                IpStatus::Infeasible => {
+                    let def = crate::evidence::direct_def(
+                        d,
+                        k,
+                        spec.min_men,
+                        limit.max_exponent,
+                        limit.max_loss,
+                    );
+                    self.evidence(k, d, basis, def, cbc, sol.seconds)?;
+                    return Ok(Settled::Infeasible {
+                        proven: limit.proven,
+                    });
+                }
+                IpStatus::TimeLimit | IpStatus::Interrupted => {
+                    self.stop(k, sol.status, Some((&board, &sol, d)), limit.proven);
+                    return Ok(Settled::Stopped);
+                }
+                IpStatus::Optimal => {
+                    if self.play(&board, &sol, d) {
+                        self.conclude(sol.objective.unwrap())?;
+                        return Ok(Settled::Found);
                     }
-                    IpStatus::Optimal => {
-                        if settle(&mut out, req, &board, &sol, dir.d) {
-                            let stability =
-                                stability(req, &dirs, &split, last_unproven, k, &remaining)?;
-                            let men = sol.objective.unwrap();
-                            return Ok(conclude(out, men, stability, &progress, t0));
-                        }
-                        out.unorderable += 1;
-                        if out.unorderable > MAX_CUTS {
-                            return Err(format!(
-                                "{} IP solutions of {k} men could not be ordered into a play",
-                                out.unorderable
-                            ));
-                        }
-                        spec.excluded.push(sol.start.clone());
+                    self.out.unorderable += 1;
+                    if spec.excluded.len() >= MAX_CUTS {
+                        return Ok(Settled::Unresolved);
                     }
+                    spec.excluded.push(sol.start.clone());
                 }
             }
         }
-        // No army of k men on these boards.
-        if !round_proven {
-            out.board_proven = false;
-            last_unproven = Some(k);
+    }
+
+    fn solve_direct(
+        &self,
+        board: &Board,
+        spec: &Spec,
+        d: Cell,
+        k: u64,
+    ) -> Result<solve::IpSolution, String> {
+        let mut opts = Options {
+            time_limit: self.remaining(),
+            progress: self.progress.clone(),
+            label: format!(
+                "{} level {}: {k} men, last jump over {d:?}",
+                self.req.army, self.req.level
+            ),
+        };
+        if let Some(base) = &self.req.write_model {
+            let path = model_path(base, k, d);
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            solve::write_model(Model::build(board, spec), &path)?;
         }
-        k += 1;
+        if let Some(b) = self.direct_budget(spec) {
+            opts.time_limit = Some(opts.time_limit.map_or(b, |t| t.min(b)));
+        }
+        solve::solve(Model::build(board, spec), &opts)
     }
-}
 
-/// An army of k men was found and every round below k was infeasible: k is the minimum.
-fn conclude(
-    mut out: Outcome,
-    k: u64,
-    stable: Option<bool>,
-    progress: &Option<ProgressBar>,
-    t0: Instant,
-) -> Outcome {
-    if let Some(pb) = progress {
-        pb.finish_and_clear();
+    /// The direct budget applies to the first solve of a round, not to re-solves after cuts.
+    fn direct_budget(&self, spec: &Spec) -> Option<f64> {
+        self.req.direct_budget.filter(|_| spec.excluded.is_empty())
     }
-    out.status = Status::Optimal;
-    out.lower_bound = Some(k);
-    out.stable = stable;
-    out.seconds = t0.elapsed().as_secs_f64();
-    out
-}
 
-/// The bound k rests on round k − 1: if its board was not proven, does a larger board change
-/// the answer? None when it was proven (or the check is off).
-fn stability(
-    req: &Request,
-    dirs: &[Direction],
-    split: &[(u64, Cell, std::path::PathBuf)],
-    last_unproven: Option<u64>,
-    k: u64,
-    remaining: &dyn Fn() -> Option<f64>,
-) -> Result<Option<bool>, String> {
-    match last_unproven.filter(|&u| u + 1 == k) {
-        Some(u) if req.stability_margin > 0 => Ok(Some(stable(req, dirs, u, split, remaining)?)),
-        _ => Ok(None),
+    fn budget_hit(&self, spec: &Spec, sol: &solve::IpSolution) -> bool {
+        self.direct_budget(spec)
+            .is_some_and(|b| self.remaining().is_none_or(|r| r > 1.0) && sol.seconds >= b - 1.0)
+    }
+
+    /// Orders and replays a solution; the fault injection of `refuse_orderings` first.
+    fn play(&mut self, board: &Board, sol: &solve::IpSolution, d: Cell) -> bool {
+        if self.out.unorderable < self.req.refuse_orderings {
+            return false;
+        }
+        settle(&mut self.out, self.req, board, sol, d)
+    }
+
+    fn record(
+        &mut self,
+        k: u64,
+        d: Cell,
+        board: &Board,
+        limit: &Limit,
+        sol: &solve::IpSolution,
+        cbc: Option<String>,
+    ) {
+        self.out.cells = board.cells.len();
+        self.out.jumps = board.jumps.len();
+        self.out.rounds.push(Round {
+            men: k,
+            last_jump: d,
+            cells: board.cells.len(),
+            jumps: board.jumps.len(),
+            board_max_exponent: limit.max_exponent,
+            board_proven: limit.proven,
+            status: format!("{:?}", sol.status).to_lowercase(),
+            seconds: sol.seconds,
+            cbc,
+        });
+    }
+
+    /// The proof's evidence for an infeasible direct round.
+    fn evidence(
+        &mut self,
+        k: u64,
+        d: Cell,
+        basis: Option<BoardBasis>,
+        def: crate::proof::format::IpDef,
+        cbc: Option<String>,
+        seconds: f64,
+    ) -> Result<(), String> {
+        let Some(board) = basis else {
+            self.out.proof_complete = false;
+            return Ok(());
+        };
+        let ip = crate::evidence::infeasible(self.req.army, self.req.level, def, cbc, seconds)?;
+        self.out.proof_rounds.push(RoundProof {
+            men: k,
+            last_jump: d,
+            evidence: Evidence::Direct { board, ip },
+        });
+        Ok(())
+    }
+
+    /// Round k for the i-th last jump, split into cases.
+    fn split(&mut self, i: usize, k: u64) -> Result<Settled, String> {
+        let d = self.dirs[i].d;
+        let mut sweep =
+            crate::sweep::Sweep::with_directions(self.req.army, self.req.level, k, &[d], 0);
+        sweep.second_opinion = self.req.second_opinion;
+        if let Some(pb) = &self.progress {
+            pb.set_message(format!(
+                "{} level {}: {k} men, direct IP too slow, splitting into cases",
+                self.req.army, self.req.level
+            ));
+        }
+        let report = sweep.solve(&self.case_dir, self.remaining(), self.req.progress)?;
+        self.split.push((k, d, self.case_dir.clone()));
+        self.out.case_logs.push(report.log.display().to_string());
+        let proven = report.enumeration_complete && report.results.iter().all(|r| r.board_proven);
+        let cells = report.results.iter().map(|r| r.cells).max().unwrap_or(0);
+        self.out.rounds.push(Round {
+            men: k,
+            last_jump: d,
+            cells,
+            jumps: report.results.iter().map(|r| r.jumps).max().unwrap_or(0),
+            board_max_exponent: sweep
+                .families
+                .iter()
+                .map(|f| f.max_exponent)
+                .max()
+                .unwrap_or(0),
+            board_proven: proven,
+            status: format!("cases: {}", report.summary()),
+            seconds: report.results.iter().map(|r| r.seconds).sum(),
+            cbc: None,
+        });
+        if let Some(found) = report.found {
+            self.out = Outcome {
+                rounds: std::mem::take(&mut self.out.rounds),
+                case_logs: std::mem::take(&mut self.out.case_logs),
+                proof_rounds: std::mem::take(&mut self.out.proof_rounds),
+                unresolved: std::mem::take(&mut self.out.unresolved),
+                proof_complete: self.out.proof_complete,
+                board_proven: self.out.board_proven,
+                pagoda_bound: self.out.pagoda_bound,
+                unorderable: self.out.unorderable,
+                cells,
+                ..found
+            };
+            self.conclude(k)?;
+            return Ok(Settled::Found);
+        }
+        if !report.complete {
+            let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+            if interrupted || self.remaining().is_some_and(|r| r <= 1.0) {
+                let status = if interrupted {
+                    IpStatus::Interrupted
+                } else {
+                    IpStatus::TimeLimit
+                };
+                self.stop(k, status, None, proven);
+                return Ok(Settled::Stopped);
+            }
+            // A case was left unsettled (an army that would not order): nothing is proven.
+            return Ok(Settled::Unresolved);
+        }
+        match report
+            .evidence
+            .into_iter()
+            .find(|e| e.0 == d)
+            .and_then(|e| e.1)
+        {
+            Some(cases) if proven => self.out.proof_rounds.push(RoundProof {
+                men: k,
+                last_jump: d,
+                evidence: Evidence::Cases { cases },
+            }),
+            _ => self.out.proof_complete = false,
+        }
+        Ok(Settled::Infeasible { proven })
+    }
+
+    /// A time limit or Ctrl-C in round k: report what was found and the bound so far.
+    fn stop(
+        &mut self,
+        k: u64,
+        status: IpStatus,
+        best: Option<(&Board, &solve::IpSolution, Cell)>,
+        proven: bool,
+    ) {
+        self.out.status = if status == IpStatus::TimeLimit {
+            Status::TimeLimit
+        } else {
+            Status::Interrupted
+        };
+        self.out.board_proven &= proven;
+        if let Some(pb) = &self.progress {
+            pb.finish_and_clear();
+        }
+        if let Some((board, sol, d)) = best.filter(|b| b.1.objective.is_some()) {
+            settle(&mut self.out, self.req, board, sol, d);
+        }
+        self.out.lower_bound = Some(self.lower(k));
+        self.out.seconds = self.t0.elapsed().as_secs_f64();
+    }
+
+    /// The proven lower bound when rounds below k are done: k, or the first unresolved one.
+    fn lower(&self, k: u64) -> u64 {
+        self.out
+            .unresolved
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(k)
+            .min(k)
+    }
+
+    /// An army of k men was found and every round below k was settled: k is the minimum,
+    /// unless a round below was unresolved.
+    fn conclude(&mut self, k: u64) -> Result<(), String> {
+        let stable = match self.last_unproven.filter(|&u| u + 1 == k) {
+            Some(u) if self.req.stability_margin > 0 => Some(self.stable(u)?),
+            _ => None,
+        };
+        if let Some(pb) = &self.progress {
+            pb.finish_and_clear();
+        }
+        self.out.status = if self.out.unresolved.is_empty() {
+            Status::Optimal
+        } else {
+            Status::Open
+        };
+        self.out.lower_bound = Some(self.lower(k));
+        self.out.stable = stable;
+        self.out.seconds = self.t0.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Re-solves round k on boards larger by the stability margin: still infeasible?
+    fn stable(&self, k: u64) -> Result<bool, String> {
+        let req = self.req;
+        for dir in self.dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
+            let (mut limit, _) = round_limit(dir, k);
+            if let Some((_, _, log_dir)) = self.split.iter().find(|s| s.0 == k && s.1 == dir.d) {
+                // That round was split into cases: widen the case split instead.
+                let mut sweep = crate::sweep::Sweep::with_directions(
+                    req.army,
+                    req.level,
+                    k,
+                    &[dir.d],
+                    req.stability_margin,
+                );
+                sweep.second_opinion = req.second_opinion;
+                let report = sweep.solve(log_dir, self.remaining(), req.progress)?;
+                if !report.complete || report.found.is_some() {
+                    return Ok(false);
+                }
+                continue;
+            }
+            if limit.proven {
+                continue;
+            }
+            limit.max_exponent += req.stability_margin;
+            let board = Board::new(&dir.pagoda, req.level, &limit);
+            let spec = Spec {
+                fin: board.last_jump_position(dir.d),
+                max_men: Some(k),
+                ..Spec::default()
+            };
+            let opts = Options {
+                time_limit: self.remaining(),
+                ..Options::default()
+            };
+            if solve::solve(Model::build(&board, &spec), &opts)?.status != IpStatus::Infeasible {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
@@ -500,55 +801,4 @@ pub fn settle(
         }
         Err(_) => false,
     }
-}
-
-/// Re-solves round k on boards larger by the stability margin: still infeasible?
-fn stable(
-    req: &Request,
-    dirs: &[Direction],
-    k: u64,
-    split: &[(u64, Cell, std::path::PathBuf)],
-    remaining: &dyn Fn() -> Option<f64>,
-) -> Result<bool, String> {
-    for dir in dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
-        let mut limit = round_limit(dir, k);
-        if let Some((_, _, log_dir)) = split.iter().find(|s| s.0 == k && s.1 == dir.d) {
-            // That round was split into cases: widen the case split instead.
-            let mut sweep = crate::sweep::Sweep::with_directions(
-                req.army,
-                req.level,
-                k,
-                &[dir.d],
-                req.stability_margin,
-            );
-            sweep.second_opinion = req.second_opinion;
-            let report = sweep.solve(log_dir, remaining(), req.progress)?;
-            if !report.complete || report.found.is_some() {
-                return Ok(false);
-            }
-            continue;
-        }
-        if limit.proven {
-            continue;
-        }
-        limit.max_exponent += req.stability_margin;
-        let board = Board::new(&dir.pagoda, req.level, &limit);
-        let fin = board.last_jump_position(dir.d);
-        let spec = Spec {
-            fin,
-            max_men: Some(k),
-            ..Spec::default()
-        };
-        let sol = solve::solve(
-            Model::build(&board, &spec),
-            &Options {
-                time_limit: remaining(),
-                ..Options::default()
-            },
-        )?;
-        if sol.status != IpStatus::Infeasible {
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }

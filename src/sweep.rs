@@ -21,8 +21,10 @@ use crate::golden::Golden;
 use crate::minimum::{self, Outcome};
 use crate::model::{Model, Spec};
 use crate::pagoda::{Pagoda, Profile};
+use crate::proof::format::{CaseOutcome, CaseProof, IpDef, IpProof};
 use crate::second::{self, Verdict};
 use crate::solve::{self, INTERRUPTED, IpStatus, Options};
+use crate::verify::{self, Step};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -72,6 +74,33 @@ pub struct CaseResult {
     /// CBC's verdict on an infeasible case, when a second opinion was asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cbc: Option<String>,
+    /// An infeasible case's program, verdicts and certificate, as the proof states them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<IpProof>,
+    /// A feasible case's army and play, replayed again before a resumed run counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<Vec<Cell>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<Vec<Step>>,
+}
+
+/// What wrote a case log. A log is reused only when its stamp equals the current one: the
+/// same program, problem, round, last jumps and enumeration limits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Stamp {
+    program: String,
+    army: String,
+    level: i32,
+    men: u64,
+    last_jumps: Vec<Cell>,
+    extra: i32,
+    budget: u64,
+}
+
+/// The first line of a case log.
+#[derive(Serialize, Deserialize)]
+struct Header {
+    stamp: Stamp,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -88,6 +117,11 @@ pub struct Report {
     #[serde(skip)]
     pub found: Option<Outcome>,
     pub log: PathBuf,
+    /// Per last jump, every case settled with what settles it, for the proof file; None
+    /// for a last jump some case of which is not settled by a reduction or an infeasible
+    /// program (an army was found, or a case is open).
+    #[serde(skip)]
+    pub evidence: Vec<(Cell, Option<Vec<CaseProof>>)>,
 }
 
 impl Report {
@@ -224,6 +258,81 @@ impl Sweep {
         s
     }
 
+    fn log_name(&self, extra: i32) -> String {
+        let dirs: Vec<String> = self
+            .families
+            .iter()
+            .map(|f| format!("d{}_{}", f.last_jump.0, f.last_jump.1))
+            .collect();
+        let wider = if extra > 0 {
+            format!("-wider{extra}")
+        } else {
+            String::new()
+        };
+        format!(
+            "{}-{}-{}-{}{wider}-cases.jsonl",
+            self.army,
+            self.level,
+            self.men,
+            dirs.join("-")
+        )
+    }
+
+    fn stamp(&self, extra: i32) -> Stamp {
+        Stamp {
+            program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
+            army: self.army.to_string(),
+            level: self.level,
+            men: self.men,
+            last_jumps: self.families.iter().map(|f| f.last_jump).collect(),
+            extra,
+            budget: cases::BUDGET,
+        }
+    }
+
+    /// The results of a case log that still hold: only when its stamp matches exactly
+    /// (otherwise one line on stderr says why it is ignored), and then only infeasible
+    /// cases whose certificate checks again and feasible cases whose play replays again.
+    /// A log is a cache, never evidence: anything else is solved again.
+    fn resume(&self, path: &Path, extra: i32) -> Vec<CaseResult> {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Vec::new();
+        };
+        let mut lines = text.lines();
+        let header = lines
+            .next()
+            .and_then(|l| serde_json::from_str::<Header>(l).ok());
+        if header.is_none_or(|h| h.stamp != self.stamp(extra)) {
+            eprintln!(
+                "solarmy: ignoring {}: written by another version or for another problem",
+                path.display()
+            );
+            return Vec::new();
+        }
+        lines
+            .filter_map(|l| serde_json::from_str::<CaseResult>(l).ok())
+            .filter(|r| self.still_holds(r))
+            .collect()
+    }
+
+    fn still_holds(&self, r: &CaseResult) -> bool {
+        match r.status.as_str() {
+            "infeasible" => {
+                !(self.second_opinion && r.cbc.is_none())
+                    && r.ip.as_ref().is_some_and(|ip| {
+                        crate::evidence::still_certified(self.army, self.level, ip)
+                    })
+            }
+            "feasible" => match (&r.army, &r.play) {
+                (Some(army), Some(play)) => {
+                    verify::replay(&self.army.lattice(), self.level, army, play).is_ok()
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Solves every case still open, resuming from the case log in `dir`.
     pub fn solve(
         &self,
@@ -231,58 +340,19 @@ impl Sweep {
         time_limit: Option<f64>,
         progress: bool,
     ) -> Result<Report, String> {
-        let dirs: Vec<String> = self
-            .families
-            .iter()
-            .map(|f| format!("d{}_{}", f.last_jump.0, f.last_jump.1))
-            .collect();
-        let wider = if self.extra > 0 {
-            format!("-wider{}", self.extra)
-        } else {
-            String::new()
-        };
-        let log = dir.join(format!(
-            "{}-{}-{}-{}{wider}-cases.jsonl",
-            self.army,
-            self.level,
-            self.men,
-            dirs.join("-")
-        ));
+        let log = dir.join(self.log_name(self.extra));
         let mut done: HashMap<(Cell, String), CaseResult> = HashMap::new();
-        let settled =
-            |r: &CaseResult| matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible");
-        let read = |path: &Path| -> Vec<CaseResult> {
-            std::fs::read_to_string(path)
-                .map(|t| {
-                    t.lines()
-                        .filter_map(|l| serde_json::from_str(l).ok())
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        // A case proven before without the second opinion now asked for is solved again.
-        let unchecked =
-            |r: &CaseResult| self.second_opinion && r.status == "infeasible" && r.cbc.is_none();
         if self.extra > 0 {
-            // A case whose board was proven (or that a reduction ruled out) is the same IP
-            // however wide the caps: take its result from the narrower sweep.
-            let base = dir.join(format!(
-                "{}-{}-{}-{}-cases.jsonl",
-                self.army,
-                self.level,
-                self.men,
-                dirs.join("-")
-            ));
-            for r in read(&base) {
-                if settled(&r) && (r.board_proven || r.status == "ruled_out") && !unchecked(&r) {
+            // A case whose board was proven is the same program however wide the caps:
+            // take its result from the narrower sweep.
+            for r in self.resume(&dir.join(self.log_name(0)), 0) {
+                if r.board_proven {
                     done.insert((r.last_jump, r.case.clone()), r);
                 }
             }
         }
-        for r in read(&log) {
-            if settled(&r) && !unchecked(&r) {
-                done.insert((r.last_jump, r.case.clone()), r);
-            }
+        for r in self.resume(&log, self.extra) {
+            done.insert((r.last_jump, r.case.clone()), r);
         }
         let total: usize = self.families.iter().map(|f| f.cases.len()).sum();
         let bar = progress.then(|| {
@@ -304,62 +374,95 @@ impl Sweep {
             results: Vec::new(),
             found: None,
             log: log.clone(),
+            evidence: Vec::new(),
         };
+        let header = serde_json::to_string(&Header {
+            stamp: self.stamp(self.extra),
+        })
+        .map_err(|e| e.to_string())?;
         let save = |results: &[CaseResult]| -> Result<(), String> {
-            let text: String = results
-                .iter()
-                .map(|r| serde_json::to_string(r).unwrap() + "\n")
-                .collect();
+            let mut text = header.clone() + "\n";
+            for r in results {
+                text += &(serde_json::to_string(r).map_err(|e| e.to_string())? + "\n");
+            }
             export::write_atomic(&log, text.as_bytes())
         };
         for f in &self.families {
-            // Minimum armies usually have zero slack (paper, section 4.3) and no far men:
-            // try those first, so that a sweep that has an army finds it early.
-            let mut order: Vec<&Case> = f.cases.iter().collect();
-            order.sort_by_key(|c| (!c.slack.is_zero(), c.ruled_out.is_none(), c.max_exponent));
-            for c in order {
+            let mut proofs = Some(Vec::new());
+            for c in Self::order(f) {
                 if let Some(b) = &bar {
                     b.inc(1);
                     b.set_message(format!("{:?} {}", f.last_jump, c.key()));
                 }
-                if let Some(r) = done.get(&(f.last_jump, c.key())) {
-                    report.results.push(r.clone());
-                    continue;
-                }
-                if report.found.is_some() || INTERRUPTED.load(Ordering::Relaxed) {
-                    // Not attempted: an army was found already, or the sweep was stopped.
-                    report.complete &= report.found.is_some();
-                    report.results.push(CaseResult {
-                        last_jump: f.last_jump,
-                        case: c.key(),
-                        slack: c.slack_sigma.clone(),
-                        status: if report.found.is_some() {
-                            "skipped"
-                        } else {
-                            "open"
-                        }
-                        .into(),
-                        reason: c.ruled_out.clone(),
-                        cells: 0,
-                        jumps: 0,
-                        seconds: 0.0,
-                        board_proven: false,
-                        cbc: None,
-                    });
-                    continue;
-                }
-                let r = self.solve_case(f, c, time_limit, bar.as_ref(), &mut report)?;
-                report.complete &=
-                    matches!(r.status.as_str(), "ruled_out" | "infeasible" | "feasible");
+                let r = match done.remove(&(f.last_jump, c.key())) {
+                    Some(r) => {
+                        self.take_found(&r, &mut report);
+                        r
+                    }
+                    None if report.found.is_some() || INTERRUPTED.load(Ordering::Relaxed) => {
+                        report.complete &= report.found.is_some();
+                        self.not_attempted(f, c, report.found.is_some())
+                    }
+                    None => {
+                        let r = self.solve_case(f, c, time_limit, bar.as_ref(), &mut report)?;
+                        report.results.push(r.clone());
+                        save(&report.results)?;
+                        report.results.pop();
+                        r
+                    }
+                };
+                report.complete &= matches!(
+                    r.status.as_str(),
+                    "ruled_out" | "infeasible" | "feasible" | "skipped"
+                );
+                proofs = proofs.and_then(|mut v| {
+                    v.push(case_proof(c, &r)?);
+                    Some(v)
+                });
                 report.results.push(r);
-                save(&report.results)?;
             }
+            report.evidence.push((f.last_jump, proofs));
         }
         if let Some(b) = &bar {
             b.finish_and_clear();
         }
         save(&report.results)?;
         Ok(report)
+    }
+
+    /// Minimum armies usually have zero slack (paper, section 4.3) and no far men: try
+    /// those first, so that a sweep that has an army finds it early.
+    fn order(f: &Family) -> Vec<&Case> {
+        let mut order: Vec<&Case> = f.cases.iter().collect();
+        order.sort_by_key(|c| (!c.slack.is_zero(), c.ruled_out.is_none(), c.max_exponent));
+        order
+    }
+
+    /// A resumed feasible case: its army, replayed already by [`Sweep::resume`], counts.
+    fn take_found(&self, r: &CaseResult, report: &mut Report) {
+        let (Some(army), Some(play), None) = (&r.army, &r.play, &report.found) else {
+            return;
+        };
+        let req = minimum::Request::new(self.army, self.level);
+        let mut out = minimum::empty_outcome(&req);
+        if let Ok(replay) = verify::replay(&self.army.lattice(), self.level, army, play) {
+            out.status = minimum::Status::Optimal;
+            out.min_size = Some(army.len() as u64);
+            out.moves = replay.moves;
+            out.verified = true;
+            out.army_cells = army.clone();
+            out.play = play.clone();
+            out.last_jump = Some(r.last_jump);
+            report.found = Some(out);
+        }
+    }
+
+    fn not_attempted(&self, f: &Family, c: &Case, found: bool) -> CaseResult {
+        CaseResult {
+            status: if found { "skipped" } else { "open" }.into(),
+            board_proven: false,
+            ..blank(f.last_jump, c)
+        }
     }
 
     fn solve_case(
@@ -370,42 +473,74 @@ impl Sweep {
         bar: Option<&ProgressBar>,
         report: &mut Report,
     ) -> Result<CaseResult, String> {
-        let mut r = CaseResult {
-            last_jump: f.last_jump,
-            case: c.key(),
-            slack: c.slack_sigma.clone(),
-            status: "ruled_out".into(),
-            reason: c.ruled_out.clone(),
-            cells: 0,
-            jumps: 0,
-            seconds: 0.0,
-            board_proven: true,
-            cbc: None,
-        };
+        let mut r = blank(f.last_jump, c);
         if c.ruled_out.is_some() {
             return Ok(r);
         }
         let pagoda = f.pagoda.as_ref().unwrap();
         // Step 2 of the board argument with this case's E and S; where the slack pays for
-        // any distance, the family's cap plus the margin, not proven.
+        // any distance, the pagoda window, not proven.
         let reached = crate::board::reach_profile(&c.profile, c.slack);
-        let within = reached <= pagoda.trusted_exponent();
         let limit = Limit {
             men: self.men,
             max_exponent: reached.min(pagoda.trusted_exponent()),
             max_loss: c.slack,
-            proven: within,
+            proven: reached <= pagoda.trusted_exponent(),
         };
-        let m = limit.max_exponent;
         r.board_proven = limit.proven;
         let board = Board::new(pagoda, self.level, &limit);
-        let d = f.last_jump;
+        let (spec, def) = self.case_program(&board, f.last_jump, c, &limit);
+        r.cells = board.cells.len();
+        r.jumps = board.jumps.len();
+        let sol = solve::solve(
+            Model::build(&board, &spec),
+            &Options {
+                time_limit,
+                progress: bar.cloned(),
+                label: format!("{:?} {}", f.last_jump, c.key()),
+            },
+        )?;
+        r.seconds = sol.seconds;
+        r.status = match sol.status {
+            IpStatus::Infeasible => {
+                r.cbc = self.second(&board, &spec, time_limit, f.last_jump, c)?;
+                r.ip = Some(crate::evidence::infeasible(
+                    self.army,
+                    self.level,
+                    def,
+                    r.cbc.clone(),
+                    sol.seconds,
+                )?);
+                "infeasible".into()
+            }
+            IpStatus::TimeLimit => "time_limit".into(),
+            IpStatus::Interrupted => "interrupted".into(),
+            IpStatus::Optimal => {
+                let req = minimum::Request::new(self.army, self.level);
+                let mut out = minimum::empty_outcome(&req);
+                if minimum::settle(&mut out, &req, &board, &sol, f.last_jump) {
+                    out.status = minimum::Status::Optimal;
+                    r.army = Some(out.army_cells.clone());
+                    r.play = Some(out.play.clone());
+                    report.found = Some(out);
+                    "feasible".into()
+                } else {
+                    "unorderable".into()
+                }
+            }
+        };
+        Ok(r)
+    }
+
+    /// A case's program: the board's men per exponent class fixed to the profile, and at
+    /// most ⌊S/λ⌋ lossy jumps; as the search solves it and as the proof states it.
+    fn case_program(&self, board: &Board, d: Cell, c: &Case, limit: &Limit) -> (Spec, IpDef) {
         let mut spec = Spec {
             fin: board.last_jump_position(d),
             max_men: Some(self.men),
             ..Spec::default()
         };
-        for i in 0..=m {
+        for i in 0..=limit.max_exponent {
             let cells: Vec<usize> = board
                 .start_cells()
                 .filter(|&x| board.exponent[x] == Some(i))
@@ -418,57 +553,87 @@ impl Sweep {
         let lossy: Vec<usize> = (0..board.jumps.len())
             .filter(|&j| !board.loss[j].is_zero())
             .collect();
+        let mut cap = None;
         if let Some(least) = lossy.iter().map(|&j| board.loss[j]).min() {
             let mut most = 0u64;
             while (most + 1) as i128 * least <= c.slack {
                 most += 1;
             }
             spec.jumps_at_most.push((lossy, most));
+            cap = Some(most);
         }
-        r.cells = board.cells.len();
-        r.jumps = board.jumps.len();
-        let sol = solve::solve(
-            Model::build(&board, &spec),
-            &Options {
-                time_limit,
-                progress: bar.cloned(),
-                label: format!("{:?} {}", d, c.key()),
-            },
-        )?;
-        r.seconds = sol.seconds;
-        r.status = match sol.status {
-            IpStatus::Infeasible => {
-                if self.second_opinion {
-                    let v = second::reprove(&board, &spec, time_limit);
-                    if let Verdict::Feasible(_) = v {
-                        return Err(format!(
-                            "solvers disagree on {} level {}, {} men, last jump {:?}, case {}: HiGHS says infeasible, CBC {}",
-                            self.army,
-                            self.level,
-                            self.men,
-                            d,
-                            c.key(),
-                            v.as_str()
-                        ));
-                    }
-                    r.cbc = Some(v.as_str());
-                }
-                "infeasible".into()
-            }
-            IpStatus::TimeLimit => "time_limit".into(),
-            IpStatus::Interrupted => "interrupted".into(),
-            IpStatus::Optimal => {
-                let req = minimum::Request::new(self.army, self.level);
-                let mut out = minimum::empty_outcome(&req);
-                if minimum::settle(&mut out, &req, &board, &sol, d) {
-                    out.status = minimum::Status::Optimal;
-                    report.found = Some(out);
-                    "feasible".into()
-                } else {
-                    "unorderable".into()
-                }
-            }
+        let def = IpDef {
+            last_jump: d,
+            max_men: self.men,
+            min_men: None,
+            max_exponent: limit.max_exponent,
+            max_loss: limit.max_loss,
+            classes: Some(c.profile.clone()),
+            lossy_cap: cap,
         };
-        Ok(r)
+        (spec, def)
     }
+
+    /// CBC's verdict on an infeasible case, when asked for; a disagreement is an error.
+    fn second(
+        &self,
+        board: &Board,
+        spec: &Spec,
+        time_limit: Option<f64>,
+        d: Cell,
+        c: &Case,
+    ) -> Result<Option<String>, String> {
+        if !self.second_opinion {
+            return Ok(None);
+        }
+        let v = second::reprove(board, spec, time_limit);
+        if let Verdict::Feasible(_) = v {
+            return Err(format!(
+                "solvers disagree on {} level {}, {} men, last jump {:?}, case {}: HiGHS says infeasible, CBC {}",
+                self.army,
+                self.level,
+                self.men,
+                d,
+                c.key(),
+                v.as_str()
+            ));
+        }
+        Ok(Some(v.as_str()))
+    }
+}
+
+/// A case's log line before anything is solved: ruled out if a reduction says so.
+fn blank(d: Cell, c: &Case) -> CaseResult {
+    CaseResult {
+        last_jump: d,
+        case: c.key(),
+        slack: c.slack_sigma.clone(),
+        status: "ruled_out".into(),
+        reason: c.ruled_out.clone(),
+        cells: 0,
+        jumps: 0,
+        seconds: 0.0,
+        board_proven: true,
+        cbc: None,
+        ip: None,
+        army: None,
+        play: None,
+    }
+}
+
+/// What settles a case in the proof: its reduction, or its infeasible program.
+fn case_proof(c: &Case, r: &CaseResult) -> Option<CaseProof> {
+    let outcome = match (r.status.as_str(), &c.reduction, &r.ip) {
+        ("ruled_out", Some(red), _) => CaseOutcome::RuledOut(red.clone()),
+        ("infeasible", _, Some(ip)) => CaseOutcome::Ip {
+            reach: ip.def.max_exponent,
+            ip: ip.clone(),
+        },
+        _ => return None,
+    };
+    Some(CaseProof {
+        profile: c.profile.clone(),
+        slack: c.slack,
+        outcome,
+    })
 }

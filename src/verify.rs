@@ -9,7 +9,7 @@ use crate::geometry::{Cell, Lattice};
 use std::collections::HashSet;
 
 /// One jump of a play, in coordinates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Step {
     pub from: Cell,
     pub over: Cell,

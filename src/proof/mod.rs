@@ -1,6 +1,16 @@
-//! Proofs: what a published minimum rests on, written to a file and re-checked by a checker
-//! that shares no search code with the solver.
+//! Proofs: what a published minimum rests on, written to a file ([`format`]) and re-checked
+//! by a checker ([`check`]) that shares no search code with the solver, in the way a SAT
+//! solver's proof checker is kept apart from the solver.
 //!
-//! [`farkas`] holds the exact certificates for infeasible integer programs.
+//! The checker's parts: [`space`] (exponents, start cells, premises), [`profiles`] (board
+//! limits, reductions, the enumeration of profiles), [`ip`] (its own jump-matrix builder),
+//! [`farkas`] (exact certificates), [`resolve`] (HiGHS on its own system, where no
+//! certificate exists). Nothing here imports board, cases, sweep, minimum, model or order.
 
+pub mod check;
 pub mod farkas;
+pub mod format;
+pub mod ip;
+pub mod profiles;
+pub mod resolve;
+pub mod space;

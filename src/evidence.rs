@@ -1,0 +1,72 @@
+//! Turning what the search settled into proof evidence ([`crate::proof::format`]): an
+//! infeasible integer program becomes its definition, its size as the checker will rebuild
+//! it, the solvers' verdicts and, where one can be found, an exact certificate
+//! ([`crate::certify`]) computed on the checker's own system, so that the checker verifies
+//! exactly what it rebuilds.
+
+use crate::certify;
+use crate::geometry::{Army, Cell};
+use crate::golden::Golden;
+use crate::proof::format::{IpDef, IpProof};
+use crate::proof::{farkas, ip, space::Space};
+
+/// Branch-and-bound nodes and seconds spent looking for a certificate of one program.
+const TREE_NODES: usize = 2_000;
+const TREE_SECONDS: f64 = 60.0;
+
+/// The checker's space for a definition: exact well beyond its board.
+fn space(army: Army, level: i32, def: &IpDef) -> Space {
+    Space::new(army, level, def.last_jump, def.max_exponent.max(40) + 8)
+}
+
+/// Evidence for a program HiGHS (and CBC, when asked) called infeasible.
+pub fn infeasible(
+    army: Army,
+    level: i32,
+    def: IpDef,
+    cbc: Option<String>,
+    seconds: f64,
+) -> Result<IpProof, String> {
+    let space = space(army, level, &def);
+    let sys = ip::build(&space, &def)?;
+    let certificate = certify::farkas(&sys)
+        .map(farkas::Tree::Leaf)
+        .or_else(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)));
+    Ok(IpProof {
+        rows: sys.rows.len(),
+        cols: sys.cols.len(),
+        def,
+        highs: "infeasible".into(),
+        cbc,
+        certificate,
+        seconds,
+    })
+}
+
+/// Whether a certificate read back from a case log still proves its program infeasible.
+pub fn still_certified(army: Army, level: i32, proof: &IpProof) -> bool {
+    let Some(tree) = &proof.certificate else {
+        return false;
+    };
+    let space = space(army, level, &proof.def);
+    ip::build(&space, &proof.def).is_ok_and(|sys| farkas::check_tree(&sys, tree).is_ok())
+}
+
+/// The definition of a direct round's program.
+pub fn direct_def(
+    d: Cell,
+    men: u64,
+    min_men: Option<u64>,
+    max_exponent: i32,
+    max_loss: Golden,
+) -> IpDef {
+    IpDef {
+        last_jump: d,
+        max_men: men,
+        min_men,
+        max_exponent,
+        max_loss,
+        classes: None,
+        lossy_cap: None,
+    }
+}

@@ -1,0 +1,455 @@
+//! The proof checker: re-verifies a [`Proof`] step by step and names the first step that
+//! fails.
+//!
+//! It imports nothing of the search (board, cases, sweep, minimum, model, order, solve):
+//! only the lattices ([`crate::geometry`]), exact Z[σ] ([`crate::golden`]), the rules of
+//! play ([`crate::verify`]) and, for impossible levels, the pagoda total of
+//! [`crate::pagoda`]. Everything else it recomputes: the improved pagoda functions and the
+//! premises of the board argument ([`super::space`]), every board limit, the profiles of
+//! every split round and every reduction ([`super::profiles`]), and every integer program
+//! ([`super::ip`]), whose infeasibility it accepts from an exact certificate
+//! ([`super::farkas`]) or, failing one, from HiGHS solving the checker's own system again
+//! ([`super::resolve`]), counted apart.
+
+use super::farkas;
+use super::format::*;
+use super::ip;
+use super::profiles;
+use super::resolve::{Resolved, resolve};
+use super::space::Space;
+use crate::geometry::Army;
+use crate::golden::Golden;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::time::Instant;
+
+/// Nodes the checker's profile enumeration may visit per round.
+const ENUMERATION_BUDGET: u64 = 50_000_000;
+
+/// The first step that failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckError {
+    pub step: usize,
+    pub context: String,
+    pub message: String,
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {} ({}): {}", self.step, self.context, self.message)
+    }
+}
+
+/// What a successful check saw.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub army: String,
+    pub level: i32,
+    pub claim: String,
+    pub steps: usize,
+    pub rounds: usize,
+    pub cases: usize,
+    /// Infeasible integer programs: how many carry an exact certificate, how many rest on
+    /// HiGHS solving the checker's system again.
+    pub ips: usize,
+    pub certified: usize,
+    pub solver_only: usize,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Refuse integer programs without an exact certificate instead of re-solving them.
+    pub certificates_only: bool,
+    /// Seconds HiGHS may spend on one integer program without a certificate.
+    pub time_limit: Option<f64>,
+}
+
+struct Checker<'a> {
+    proof: &'a Proof,
+    opts: &'a Options,
+    army: Army,
+    step: usize,
+    context: String,
+    summary: Summary,
+}
+
+/// Checks a proof; Ok with a summary only if every step holds.
+pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
+    let t0 = Instant::now();
+    let mut c = Checker {
+        proof,
+        opts,
+        army: Army::Conway,
+        step: 0,
+        context: format!("{} {}", proof.army, proof.level),
+        summary: Summary {
+            army: proof.army.clone(),
+            level: proof.level,
+            ..Summary::default()
+        },
+    };
+    c.run()?;
+    c.summary.steps = c.step;
+    c.summary.seconds = t0.elapsed().as_secs_f64();
+    Ok(c.summary)
+}
+
+impl Checker<'_> {
+    /// A new step: fails with `message` unless `ok`.
+    fn expect(&mut self, ok: bool, message: impl FnOnce() -> String) -> Result<(), CheckError> {
+        self.step += 1;
+        if ok {
+            return Ok(());
+        }
+        Err(self.fail(message()))
+    }
+
+    fn fail(&self, message: String) -> CheckError {
+        CheckError {
+            step: self.step,
+            context: self.context.clone(),
+            message,
+        }
+    }
+
+    fn run(&mut self) -> Result<(), CheckError> {
+        let p = self.proof;
+        self.expect(p.format == FORMAT, || {
+            format!("format '{}', expected '{FORMAT}'", p.format)
+        })?;
+        let army = p.army.parse::<Army>();
+        self.expect(army.is_ok() && p.level >= 1, || {
+            format!("no such problem: army '{}', level {}", p.army, p.level)
+        })?;
+        self.army = army.unwrap();
+        match p.claim {
+            Claim::Impossible { weight } => self.impossible(weight),
+            Claim::Minimum { men } => self.minimum(men),
+        }
+    }
+
+    fn impossible(&mut self, weight: Golden) -> Result<(), CheckError> {
+        self.summary.claim = "impossible".into();
+        let pagoda = crate::pagoda::Pagoda::standard(&self.army.lattice());
+        let total = pagoda.start_profile(self.proof.level).total();
+        self.expect(total == weight && total <= Golden::ONE, || {
+            format!("start rows weigh {total}, stated {weight}; impossible needs <= 1")
+        })
+    }
+
+    fn minimum(&mut self, men: u64) -> Result<(), CheckError> {
+        self.summary.claim = format!("minimum {men}");
+        self.play(men)?;
+        self.mirror()?;
+        let lattice = self.army.lattice();
+        let need = 8 + self
+            .proof
+            .rounds
+            .iter()
+            .map(|r| board_exponent(&r.evidence))
+            .max()
+            .unwrap_or(0)
+            .max(40);
+        let mut dirs = Vec::new();
+        for d in lattice.last_jump_directions() {
+            let space = Space::new(self.army, self.proof.level, d, need);
+            self.context = format!("{} {}, d={d:?}", self.proof.army, self.proof.level);
+            let premises = space.premises(space.exact_to());
+            self.expect(premises.is_ok(), || premises.clone().unwrap_err())?;
+            dirs.push(space);
+        }
+        // Every smaller army: ruled out by its weight, or by the evidence of its round.
+        for k in 1..men {
+            for space in &dirs {
+                self.context = format!(
+                    "{} {}, {k} men, d={:?}",
+                    self.proof.army, self.proof.level, space.d
+                );
+                self.round(space, k)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, men: u64) -> Result<(), CheckError> {
+        self.context = format!("{} {}, play", self.proof.army, self.proof.level);
+        let Some(play) = &self.proof.play else {
+            return Err(self.fail("a minimum needs a play".into()));
+        };
+        let steps: Vec<crate::verify::Step> = play
+            .jumps
+            .iter()
+            .map(|&(from, over, to)| crate::verify::Step { from, over, to })
+            .collect();
+        let r = crate::verify::replay(&self.army.lattice(), self.proof.level, &play.army, &steps);
+        self.expect(r.is_ok(), || r.clone().unwrap_err())?;
+        self.expect(play.army.len() as u64 == men, || {
+            format!("the play has {} men, the claim {men}", play.army.len())
+        })
+    }
+
+    /// The last-jump split takes one d of each mirror pair: the mirror must map cells, start
+    /// rows and jump directions onto themselves.
+    fn mirror(&mut self) -> Result<(), CheckError> {
+        let l = self.army.lattice();
+        let dirs_ok = l
+            .directions
+            .iter()
+            .all(|&d| l.directions.contains(&l.reflect(d)));
+        let cells_ok = (-30..=30)
+            .flat_map(|y| (-30..=30).map(move |x| (x, y)))
+            .all(|c| l.contains(c) == l.contains(l.reflect(c)) && l.reflect(c).1 == c.1);
+        let last = l.last_jump_directions();
+        let covered = l.directions.iter().all(|&d| {
+            !(l.contains(d) && l.contains((2 * d.0, 2 * d.1)))
+                || last.contains(&d)
+                || last.contains(&l.reflect(d))
+        });
+        self.expect(dirs_ok && cells_ok && covered, || {
+            "the mirror does not map the problem onto itself, or a last jump is missing".into()
+        })
+    }
+
+    fn round(&mut self, space: &Space, k: u64) -> Result<(), CheckError> {
+        let d = space.d;
+        let found = self
+            .proof
+            .rounds
+            .iter()
+            .find(|r| r.men == k && r.last_jump == d);
+        let w = space.heaviest(k).map_err(|e| self.fail(e))?.1;
+        if w < Golden::ONE {
+            // The weight alone rules the round out; a stated weight must be right.
+            if let Some(RoundProof {
+                evidence: Evidence::Weight { heaviest },
+                ..
+            }) = found
+            {
+                self.expect(w == *heaviest, || {
+                    format!("heaviest army stated {heaviest}, computed {w}")
+                })?;
+            }
+            return Ok(());
+        }
+        let Some(round) = found else {
+            self.step += 1;
+            return Err(self.fail("no evidence for this round".into()));
+        };
+        self.summary.rounds += 1;
+        match &round.evidence {
+            Evidence::Weight { heaviest } => {
+                self.step += 1;
+                Err(self.fail(format!(
+                    "weight {heaviest} claimed, but {k} men can weigh {w} >= 1"
+                )))
+            }
+            Evidence::Direct { board, ip } => self.direct(space, k, board, ip),
+            Evidence::Cases { cases } => self.cases(space, k, cases),
+        }
+    }
+
+    fn direct(
+        &mut self,
+        space: &Space,
+        k: u64,
+        basis: &BoardBasis,
+        ip: &IpProof,
+    ) -> Result<(), CheckError> {
+        let (need_exp, need_loss) = self.board_need(space, k, basis)?;
+        let def = &ip.def;
+        self.expect(def.last_jump == space.d && def.max_men == k, || {
+            format!(
+                "the program is for {} men, d={:?}",
+                def.max_men, def.last_jump
+            )
+        })?;
+        self.expect(def.min_men.is_none_or(|m| m <= k), || {
+            format!("at least {:?} men asked, more than {k}", def.min_men)
+        })?;
+        self.expect(def.classes.is_none() && def.lossy_cap.is_none(), || {
+            "a direct program may not fix classes or cap lossy jumps".into()
+        })?;
+        self.expect(def.max_exponent >= need_exp, || {
+            format!(
+                "board limit stated {}, computed {need_exp}",
+                def.max_exponent
+            )
+        })?;
+        self.expect(def.max_loss >= need_loss, || {
+            format!(
+                "largest jump loss stated {}, computed {}",
+                def.max_loss.sigma_string(),
+                need_loss.sigma_string()
+            )
+        })?;
+        self.infeasible(space, ip)
+    }
+
+    /// The board a direct round needs: (largest exponent, largest jump loss).
+    fn board_need(
+        &mut self,
+        space: &Space,
+        k: u64,
+        basis: &BoardBasis,
+    ) -> Result<(i32, Golden), CheckError> {
+        let (last, heaviest) = space.heaviest(k).map_err(|e| self.fail(e))?;
+        let (_, rest) = space.heaviest(k - 1).map_err(|e| self.fail(e))?;
+        let max_slack = heaviest - Golden::ONE;
+        if rest < Golden::ONE {
+            // Step 1: the farthest man E has σ^E >= 1 − W(k − 1); step 2 from each E.
+            let (mut need, mut e) = (last, last);
+            while Golden::pow(e) >= Golden::ONE - rest {
+                let slack = (rest + Golden::pow(e) - Golden::ONE).min(max_slack);
+                need = need.max(profiles::reach(&[(e, 1)], slack));
+                e += 1;
+            }
+            if let BoardBasis::Weight { rest: r, .. } = basis {
+                self.expect(*r == rest, || format!("W(k−1) stated {r}, computed {rest}"))?;
+            }
+            return Ok((need, max_slack));
+        }
+        self.expect(matches!(basis, BoardBasis::Cases { .. }), || {
+            format!(
+                "the heaviest {} men weigh {rest} >= 1: step 1 bounds nothing",
+                k - 1
+            )
+        })?;
+        let all = profiles::enumerate(space, k, ENUMERATION_BUDGET).map_err(|e| self.fail(e))?;
+        let (mut need, mut loss) = (last, Golden::ZERO);
+        for p in &all {
+            let slack = slack_of(p);
+            if profiles::reduction(p, slack).is_none() {
+                need = need.max(profiles::reach(p, slack));
+                loss = loss.max(slack);
+            }
+        }
+        Ok((need, loss))
+    }
+
+    fn cases(&mut self, space: &Space, k: u64, cases: &[CaseProof]) -> Result<(), CheckError> {
+        let all = profiles::enumerate(space, k, ENUMERATION_BUDGET).map_err(|e| self.fail(e))?;
+        let listed: HashMap<&[(i32, u64)], &CaseProof> =
+            cases.iter().map(|c| (c.profile.as_slice(), c)).collect();
+        let base = self.context.clone();
+        for p in &all {
+            self.context = format!("{base}, case {}", key(p));
+            let Some(case) = listed.get(p.as_slice()) else {
+                self.step += 1;
+                return Err(self.fail("this profile is missing from the case list".into()));
+            };
+            self.case(space, k, case)?;
+            self.summary.cases += 1;
+        }
+        self.context = base;
+        Ok(())
+    }
+
+    fn case(&mut self, space: &Space, k: u64, case: &CaseProof) -> Result<(), CheckError> {
+        let slack = slack_of(&case.profile);
+        self.expect(slack == case.slack, || {
+            format!(
+                "slack stated {}, computed {}",
+                case.slack.sigma_string(),
+                slack.sigma_string()
+            )
+        })?;
+        match &case.outcome {
+            CaseOutcome::RuledOut(r) => self
+                .expect(profiles::holds(r, &case.profile, slack), || {
+                    format!("the reduction {r:?} does not hold")
+                }),
+            CaseOutcome::Ip { ip, .. } => {
+                let def = &ip.def;
+                let reach = profiles::reach(&case.profile, slack);
+                self.expect(
+                    def.last_jump == space.d
+                        && def.max_men == k
+                        && def.classes.as_deref() == Some(case.profile.as_slice()),
+                    || "the program is not this case's".into(),
+                )?;
+                self.expect(def.max_exponent >= reach, || {
+                    format!("board limit stated {}, computed {reach}", def.max_exponent)
+                })?;
+                self.expect(def.max_loss >= slack, || {
+                    format!(
+                        "largest jump loss stated below the slack {}",
+                        slack.sigma_string()
+                    )
+                })?;
+                let board = ip::Board::new(space, def).map_err(|e| self.fail(e))?;
+                let cap = ip::lossy_cap(&board, slack);
+                self.expect(
+                    def.lossy_cap.is_none_or(|c| cap.is_some_and(|n| c >= n)),
+                    || {
+                        format!(
+                            "lossy jumps capped at {:?}, the slack allows {cap:?}",
+                            def.lossy_cap
+                        )
+                    },
+                )?;
+                self.infeasible(space, ip)
+            }
+        }
+    }
+
+    /// The program of `ip` has no integer solution: by its certificate, or by HiGHS.
+    fn infeasible(&mut self, space: &Space, ip: &IpProof) -> Result<(), CheckError> {
+        let sys = ip::build(space, &ip.def).map_err(|e| self.fail(e))?;
+        self.expect(
+            sys.rows.len() == ip.rows && sys.cols.len() == ip.cols,
+            || {
+                format!(
+                    "the program has {} rows and {} columns, stated {} and {}",
+                    sys.rows.len(),
+                    sys.cols.len(),
+                    ip.rows,
+                    ip.cols
+                )
+            },
+        )?;
+        self.summary.ips += 1;
+        if let Some(tree) = &ip.certificate {
+            let r = farkas::check_tree(&sys, tree);
+            self.summary.certified += 1;
+            return self.expect(r.is_ok(), || format!("certificate: {}", r.unwrap_err()));
+        }
+        self.expect(!self.opts.certificates_only, || {
+            "no exact certificate, and solvers were not allowed".into()
+        })?;
+        let r = resolve(&sys, self.opts.time_limit);
+        self.summary.solver_only += 1;
+        self.expect(r == Resolved::Infeasible, || {
+            format!("HiGHS, solving the checker's program again, says {r:?}")
+        })
+    }
+}
+
+fn slack_of(profile: &[(i32, u64)]) -> Golden {
+    profile
+        .iter()
+        .map(|&(e, n)| n as i128 * Golden::pow(e))
+        .sum::<Golden>()
+        - Golden::ONE
+}
+
+fn key(profile: &[(i32, u64)]) -> String {
+    let parts: Vec<String> = profile.iter().map(|(e, n)| format!("{e}:{n}")).collect();
+    parts.join(",")
+}
+
+fn board_exponent(e: &Evidence) -> i32 {
+    match e {
+        Evidence::Weight { .. } => 0,
+        Evidence::Direct { ip, .. } => ip.def.max_exponent,
+        Evidence::Cases { cases } => cases
+            .iter()
+            .filter_map(|c| match &c.outcome {
+                CaseOutcome::Ip { ip, .. } => Some(ip.def.max_exponent),
+                CaseOutcome::RuledOut(_) => c.profile.last().map(|p| p.0),
+            })
+            .max()
+            .unwrap_or(0),
+    }
+}

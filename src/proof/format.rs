@@ -1,0 +1,185 @@
+//! The proof file: what a claim "K men suffice, and K − 1 do not" rests on, as data.
+//!
+//! A proof names the problem, the claim, the play that shows K men suffice, and for every
+//! round below K (every army size the pagoda bound leaves open) and every last jump d, the
+//! evidence that no army of that size ends with a jump over d: a direct integer program on
+//! a bounded board, or a case split by exponent profile whose cases are each ruled out by a
+//! reduction or by an integer program. Every number is stated so that the checker
+//! ([`super::check`]) can recompute it and name the first one that disagrees. Integer
+//! programs are given by what defines them ([`IpDef`]), never as a solver's file, with the
+//! verdicts of the solvers and, where there is one, an exact certificate.
+//!
+//! Written as JSON, or gzip-compressed JSON when the file name ends in `.gz`.
+
+use super::farkas::Tree;
+use crate::geometry::Cell;
+use crate::golden::Golden;
+use serde::{Deserialize, Serialize};
+
+/// The format tag every proof carries; the checker refuses any other.
+pub const FORMAT: &str = "solarmy-proof/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Proof {
+    pub format: String,
+    /// The program that wrote it, e.g. "solarmy 0.1.0".
+    pub program: String,
+    pub army: String,
+    pub level: i32,
+    pub claim: Claim,
+    /// A play of `claim` men reaching the target (for a minimum).
+    pub play: Option<Play>,
+    /// Every (round, last jump) the claim's lower bound needs, in increasing rounds.
+    pub rounds: Vec<RoundProof>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum Claim {
+    /// K men suffice and K − 1 do not.
+    Minimum { men: u64 },
+    /// No army reaches the level: all start cells together weigh `weight` <= 1.
+    Impossible { weight: Golden },
+}
+
+/// An army and its play, in the coordinates of the CSV files.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Play {
+    pub army: Vec<Cell>,
+    /// (from, over, to) per jump.
+    pub jumps: Vec<(Cell, Cell, Cell)>,
+}
+
+/// No army of `men` men ends with the last jump over `last_jump`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoundProof {
+    pub men: u64,
+    pub last_jump: Cell,
+    pub evidence: Evidence,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// The heaviest army of `men` men under the improved function of d weighs `heaviest`,
+    /// less than the position {d, 2d} (weight 1).
+    Weight { heaviest: Golden },
+    /// One integer program for every army of at most `men` men.
+    Direct { board: BoardBasis, ip: IpProof },
+    /// One case per exponent profile of exactly `men` men.
+    Cases { cases: Vec<CaseProof> },
+}
+
+/// Why the direct program's board holds every cell real play can use.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardBasis {
+    /// Step 1 of the board argument: the heaviest `men` − 1 men weigh `rest` < 1, so the
+    /// farthest man has exponent E with σ^E >= 1 − rest, E in `farthest`; step 2 bounds the
+    /// cells reached from each E. `max_slack` is the heaviest army's slack.
+    Weight {
+        rest: Golden,
+        farthest: (i32, i32),
+        max_slack: Golden,
+        max_exponent: i32,
+    },
+    /// The case split bounds it: the farthest any case surviving the reductions can reach,
+    /// and the largest slack among them (`open` cases of `total`).
+    Cases {
+        total: usize,
+        open: usize,
+        max_slack: Golden,
+        max_exponent: i32,
+    },
+}
+
+/// An exponent profile and what settles it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CaseProof {
+    /// (exponent, men) for every class with men.
+    pub profile: Vec<(i32, u64)>,
+    /// Σ n_i σ^i − 1.
+    pub slack: Golden,
+    pub outcome: CaseOutcome,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseOutcome {
+    /// A reduction of [`Reduction`] rules the case out.
+    RuledOut(Reduction),
+    /// The case's integer program has no solution. `reach` is the farthest exponent real
+    /// play of this case can reach (step 2 of the board argument over every pivot).
+    Ip { reach: i32, ip: IpProof },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Reduction {
+    /// 0 < S < σ^E, E the farthest class: the slack can never be spent.
+    Proposition1 { farthest: i32 },
+    /// Zero slack and the one-dimensional tableau needs a negative jump count at `class`
+    /// (or a jump below the last-jump position when `class` is None).
+    Tableau { class: Option<i32> },
+    /// The men from class `far_from` on cannot be met by the men up to class `body_top`.
+    FarGroup { body_top: i32, far_from: i32 },
+}
+
+/// An integer program by its definition: STA + A·J = {d, 2d} on the board of every cell of
+/// exponent <= `max_exponent` (improved function of d) and every jump losing at most
+/// `max_loss`, with the side constraints listed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct IpDef {
+    pub last_jump: Cell,
+    pub max_men: u64,
+    pub min_men: Option<u64>,
+    pub max_exponent: i32,
+    pub max_loss: Golden,
+    /// Men per exponent class (a case): every class of the board not listed holds none.
+    pub classes: Option<Vec<(i32, u64)>>,
+    /// At most this many jumps that lose weight.
+    pub lossy_cap: Option<u64>,
+}
+
+/// An integer program shown infeasible.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IpProof {
+    pub def: IpDef,
+    /// Size of the program, as the checker will rebuild it.
+    pub rows: usize,
+    pub cols: usize,
+    /// HiGHS's verdict, and CBC's when asked for.
+    pub highs: String,
+    pub cbc: Option<String>,
+    /// An exact certificate: a Farkas leaf when the LP relaxation is infeasible, else a
+    /// branch-and-bound tree of them.
+    pub certificate: Option<Tree>,
+    pub seconds: f64,
+}
+
+impl Proof {
+    /// Reads a proof from JSON or gzip-compressed JSON (by the `.gz` extension).
+    pub fn read(path: &std::path::Path) -> Result<Proof, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = if path.extension().is_some_and(|e| e == "gz") {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut s)
+                .map_err(|e| format!("{}: not gzip-compressed JSON: {e}", path.display()))?;
+            s
+        } else {
+            String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?
+        };
+        serde_json::from_str(&text).map_err(|e| format!("{}: not a proof: {e}", path.display()))
+    }
+
+    /// The proof as bytes for `path`: gzip-compressed when it ends in `.gz`.
+    pub fn to_bytes(&self, path: &std::path::Path) -> Result<Vec<u8>, String> {
+        let json = serde_json::to_vec(self).map_err(|e| e.to_string())?;
+        if !path.extension().is_some_and(|e| e == "gz") {
+            return Ok(json);
+        }
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut z, &json).map_err(|e| e.to_string())?;
+        z.finish().map_err(|e| e.to_string())
+    }
+}

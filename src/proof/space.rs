@@ -1,0 +1,162 @@
+//! The checker's own view of one (army, level, last jump d): exponents of the improved
+//! pagoda function, start cells per exponent class, and the premises the board argument
+//! needs, all recomputed from the lattice alone.
+//!
+//! Exponents are 1 + the jump-direction distance from d, by breadth-first search in a
+//! square window. A cell of exponent e lies within Chebyshev distance e − 1 of d, and so
+//! does every shortest path to it, so the search is exact for every e <= `radius` − |d|∞ − 1;
+//! [`Space::exact_to`] is that limit, and nothing beyond it is ever used.
+
+use crate::geometry::{Army, Cell, Lattice};
+use crate::golden::Golden;
+use std::collections::VecDeque;
+
+pub struct Space {
+    pub lattice: Lattice,
+    pub level: i32,
+    pub d: Cell,
+    radius: i32,
+    grid: Vec<Option<i32>>,
+    /// Start cells (row y >= level) per exponent, exact up to `exact_to`.
+    pub counts: Vec<u64>,
+}
+
+impl Space {
+    /// The space of `army` at `level` for the last jump over `d`, exact for exponents up
+    /// to at least `need`.
+    pub fn new(army: Army, level: i32, d: Cell, need: i32) -> Space {
+        let lattice = army.lattice();
+        let radius = need.max(8) + d.0.abs().max(d.1.abs()) + 2;
+        let side = (2 * radius + 1) as usize;
+        let mut grid = vec![None; side * side];
+        let index = |(x, y): Cell| ((y + radius) as usize) * side + (x + radius) as usize;
+        let inside = |(x, y): Cell| x.abs() <= radius && y.abs() <= radius;
+        let mut queue = VecDeque::from([d]);
+        grid[index(d)] = Some(1);
+        while let Some(c) = queue.pop_front() {
+            let e = grid[index(c)].unwrap();
+            for &(dx, dy) in &lattice.directions {
+                let n = (c.0 + dx, c.1 + dy);
+                if inside(n) && lattice.contains(n) && grid[index(n)].is_none() {
+                    grid[index(n)] = Some(e + 1);
+                    queue.push_back(n);
+                }
+            }
+        }
+        let mut space = Space {
+            lattice,
+            level,
+            d,
+            radius,
+            grid,
+            counts: Vec::new(),
+        };
+        let top = space.exact_to();
+        let mut counts = vec![0u64; top as usize + 1];
+        for c in space.cells() {
+            if let Some(e) = space.exponent(c).filter(|&e| e <= top && c.1 >= level) {
+                counts[e as usize] += 1;
+            }
+        }
+        space.counts = counts;
+        space
+    }
+
+    /// Exponents up to this are exact and complete within the window.
+    pub fn exact_to(&self) -> i32 {
+        self.radius - self.d.0.abs().max(self.d.1.abs()) - 1
+    }
+
+    /// Every lattice cell of the window, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        let r = self.radius;
+        (-r..=r)
+            .flat_map(move |y| (-r..=r).map(move |x| (x, y)))
+            .filter(|&c| self.lattice.contains(c))
+    }
+
+    /// The exponent of a cell; None outside the lattice or the exact part of the window.
+    pub fn exponent(&self, (x, y): Cell) -> Option<i32> {
+        let r = self.radius;
+        if x.abs() > r || y.abs() > r {
+            return None;
+        }
+        let side = (2 * r + 1) as usize;
+        self.grid[((y + r) as usize) * side + (x + r) as usize].filter(|&e| e <= self.exact_to())
+    }
+
+    pub fn weight(&self, c: Cell) -> Golden {
+        Golden::weight(self.exponent(c))
+    }
+
+    /// Start cells of exponent `e`; an error beyond the exact window.
+    pub fn count(&self, e: i32) -> Result<u64, String> {
+        if e < 0 {
+            return Ok(0);
+        }
+        self.counts.get(e as usize).copied().ok_or_else(|| {
+            format!(
+                "exponent {e} lies beyond the checker's window (exact to {})",
+                self.exact_to()
+            )
+        })
+    }
+
+    /// The heaviest `men` men: classes filled in increasing exponent. Returns the last
+    /// class used and the weight.
+    pub fn heaviest(&self, men: u64) -> Result<(i32, Golden), String> {
+        let (mut left, mut e, mut w) = (men, 0, Golden::ZERO);
+        let mut last = 0;
+        while left > 0 {
+            let take = self.count(e)?.min(left);
+            if take > 0 {
+                last = e;
+            }
+            w += take as i128 * Golden::pow(e);
+            left -= take;
+            e += 1;
+        }
+        Ok((last, w))
+    }
+
+    /// The premises of the board argument and of Proposition 1, on every jump whose cells
+    /// have exponents <= `q` (real play never uses another before a man passes q − 1):
+    /// exponents of cells one step apart differ by at most 1; a jump loses 0 or at least
+    /// σ^top (the pagoda condition, and no jump of type 1.2.1); the Fibonacci extension g_G
+    /// is a pagoda function for every pivot G <= q.
+    pub fn premises(&self, q: i32) -> Result<(), String> {
+        if q > self.exact_to() {
+            return Err(format!("exponent {q} lies beyond the checker's window"));
+        }
+        let ext: Vec<Vec<Golden>> = (0..=q)
+            .map(|g| (0..=q).map(|e| super::profiles::extended(e, g)).collect())
+            .collect();
+        let pow: Vec<Golden> = (0..=q).map(Golden::pow).collect();
+        let within = |c: Cell| self.exponent(c).filter(|&e| e <= q).map(|e| e as usize);
+        for from in self.cells() {
+            for &(dx, dy) in &self.lattice.directions {
+                let over = (from.0 + dx, from.1 + dy);
+                let to = (from.0 + 2 * dx, from.1 + 2 * dy);
+                let (Some(a), Some(b), Some(c)) = (within(from), within(over), within(to)) else {
+                    continue;
+                };
+                if a.abs_diff(b) > 1 || b.abs_diff(c) > 1 {
+                    return Err(format!("cells {from:?} and {over:?} differ by more than 1"));
+                }
+                let loss = pow[a] + pow[b] - pow[c];
+                let top = a.max(b).max(c);
+                if loss.signum() < 0 || (!loss.is_zero() && loss < pow[top]) {
+                    return Err(format!(
+                        "jump {from:?} over {over:?} loses {loss}: neither 0 nor >= σ^{top}"
+                    ));
+                }
+                if let Some(g) = ext.iter().position(|x| x[a] + x[b] < x[c]) {
+                    return Err(format!(
+                        "jump {from:?} over {over:?} gains weight under g_{g}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
