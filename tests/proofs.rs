@@ -1,0 +1,129 @@
+//! Proof files: the checker accepts what `solve` writes and names the step of every kind of
+//! damage.
+
+mod common;
+use common::solarmy;
+use solarmy::geometry::Army;
+use solarmy::minimum::{Request, find_minimum};
+use solarmy::proof::check::{Options, check};
+use solarmy::proof::format::{CaseOutcome, Evidence, Proof, Reduction};
+
+fn proof(army: Army, level: i32, split: bool) -> Proof {
+    let req = Request {
+        direct_budget: split.then_some(0.001),
+        ..Request::new(army, level)
+    };
+    let out = find_minimum(&req).unwrap();
+    assert!(out.proof_complete);
+    out.proof().unwrap()
+}
+
+/// The error of checking a damaged copy; it must name a step.
+fn damaged(p: &Proof, damage: impl FnOnce(&mut Proof)) -> String {
+    let mut q = p.clone();
+    damage(&mut q);
+    let e = check(&q, &Options::default()).expect_err("the damaged proof passed");
+    let s = e.to_string();
+    assert!(s.starts_with(&format!("step {} (", e.step)), "{s}");
+    s
+}
+
+fn cases(p: &mut Proof) -> &mut Vec<solarmy::proof::format::CaseProof> {
+    p.rounds
+        .iter_mut()
+        .find_map(|r| match &mut r.evidence {
+            Evidence::Cases { cases } => Some(cases),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_split_proof_checks_and_every_damage_is_named() {
+    let p = proof(Army::Skew, 6, true);
+    let s = check(&p, &Options::default()).unwrap();
+    assert_eq!(s.claim, "minimum 46");
+    assert!(s.cases > 100 && s.ips > 50, "{s:?}");
+
+    let e = damaged(&p, |q| {
+        cases(q).remove(0);
+    });
+    assert!(e.contains("missing from the case list"), "{e}");
+
+    let e = damaged(&p, |q| {
+        let c = &mut cases(q)[0];
+        c.slack = c.slack + solarmy::golden::Golden::pow(20);
+    });
+    assert!(e.contains("slack stated") && e.contains("case "), "{e}");
+
+    let e = damaged(&p, |q| {
+        let c = cases(q)
+            .iter_mut()
+            .find(|c| matches!(c.outcome, CaseOutcome::Ip { .. }))
+            .unwrap();
+        let farthest = c.profile.last().unwrap().0;
+        c.outcome = CaseOutcome::RuledOut(Reduction::Proposition1 { farthest });
+    });
+    assert!(e.contains("does not hold"), "{e}");
+
+    let e = damaged(&p, |q| {
+        for c in cases(q).iter_mut() {
+            if let CaseOutcome::Ip { ip, .. } = &mut c.outcome {
+                ip.def.max_exponent -= 1;
+            }
+        }
+    });
+    assert!(e.contains("board limit stated"), "{e}");
+
+    let e = damaged(&p, |q| {
+        q.rounds.remove(0);
+    });
+    assert!(e.contains("no evidence for this round"), "{e}");
+}
+
+#[test]
+fn a_direct_proof_checks_and_its_damage_is_named() {
+    let p = proof(Army::Conway, 4, false);
+    check(&p, &Options::default()).unwrap();
+    let e = damaged(&p, |q| {
+        for r in &mut q.rounds {
+            if let Evidence::Direct { ip, .. } = &mut r.evidence {
+                ip.def.max_exponent -= 1;
+            }
+        }
+    });
+    assert!(e.contains("board limit stated"), "{e}");
+    let e = damaged(&p, |q| {
+        let jumps = &mut q.play.as_mut().unwrap().jumps;
+        let j = jumps.len() / 2;
+        jumps[j].2 = (jumps[j].2.0 + 1, jumps[j].2.1);
+    });
+    assert!(e.contains("play") && e.contains("illegal"), "{e}");
+    let e = damaged(&p, |q| {
+        q.rounds
+            .retain(|r| !matches!(r.evidence, Evidence::Direct { .. }));
+    });
+    assert!(e.contains("19 men") && e.contains("no evidence"), "{e}");
+}
+
+#[test]
+fn solve_writes_a_gzip_proof_that_check_accepts_and_check_rejects_garbage() {
+    let dir = std::env::temp_dir().join(format!("solarmy-proofs-{}", std::process::id()));
+    let path = dir.join("conway-4.json.gz");
+    let p = path.to_str().unwrap();
+    let (code, _, err) = solarmy(&["solve", "--army", "conway", "--level", "4", "--proof", p]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = solarmy(&["check", p]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("minimum 20 proven"), "{out}");
+    let (code, out, _) = solarmy(&["check", "--json", p]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["ok"], true);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"format\": 1}").unwrap();
+    let (code, _, err) = solarmy(&["check", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
