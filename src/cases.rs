@@ -82,7 +82,10 @@ pub struct Enumeration {
 pub const BUDGET: u64 = 20_000_000;
 
 /// Every profile of exactly `men` men whose weight reaches `fin` (the weight of the position
-/// before the last jump), with the reductions applied. `fin_classes` lists the exponent of
+/// before the last jump), with the reductions applied. With `sharp`, the start cells counted
+/// under a sharper pagoda function that agrees with this one where it is not zero (Pablito's
+/// Figure 7b: the far edge weighs 0), a profile must also reach `fin` under it: at best
+/// min(n_e, sharp_e) of its men in class e weigh σ^e there. `fin_classes` lists the exponent of
 /// each cell of that position. Classes beyond `max_exponent` are not entered (a safety
 /// cap: the far-group reduction normally closes every branch well before it), and at most
 /// `budget` nodes are visited; either cut leaves the enumeration incomplete.
@@ -93,10 +96,12 @@ pub fn enumerate(
     fin_classes: &[i32],
     max_exponent: i32,
     budget: u64,
+    sharp: Option<&Profile>,
 ) -> Enumeration {
     let mut st = State {
         budget,
         profile,
+        sharp,
         fin,
         fin_classes,
         max_exponent,
@@ -104,7 +109,7 @@ pub fn enumerate(
         out: Vec::new(),
         complete: true,
     };
-    st.rec(0, men, Golden::ZERO, None);
+    st.rec(0, men, (Golden::ZERO, Golden::ZERO), None);
     Enumeration {
         cases: st.out,
         complete: st.complete,
@@ -137,6 +142,7 @@ impl Enumeration {
 struct State<'a> {
     budget: u64,
     profile: &'a Profile,
+    sharp: Option<&'a Profile>,
     fin: Golden,
     fin_classes: &'a [i32],
     max_exponent: i32,
@@ -148,15 +154,18 @@ struct State<'a> {
 impl State<'_> {
     /// The heaviest weight `left` men can have on classes from `e` upward.
     fn best(&self, e: i32, left: u64) -> Golden {
-        let mut w = Golden::ZERO;
-        let (mut left, mut i) = (left, e);
-        while left > 0 {
-            let t = self.profile.count(i).min(left);
-            w += t as i128 * Golden::pow(i);
-            left -= t;
-            i += 1;
-        }
-        w
+        heaviest_from(self.profile, e, left)
+    }
+
+    /// The same under the sharper function (the plain one when there is none).
+    fn best_sharp(&self, e: i32, left: u64) -> Golden {
+        heaviest_from(self.sharp.unwrap_or(self.profile), e, left)
+    }
+
+    /// What `take` men in class `e` add under the sharper function, at best.
+    fn sharp_part(&self, e: i32, take: u64) -> Golden {
+        let n = self.sharp.map_or(take, |s| take.min(s.count(e)));
+        n as i128 * Golden::pow(e)
     }
 
     /// The classes placed so far, as (exponent, men).
@@ -169,21 +178,22 @@ impl State<'_> {
             .collect()
     }
 
-    /// Class `e` next, `left` men to place, weight `w` so far, `top` the largest class used.
-    fn rec(&mut self, e: i32, left: u64, w: Golden, top: Option<i32>) {
+    /// Class `e` next, `left` men to place, weight `w` so far (plain, sharper), `top` the
+    /// largest class used.
+    fn rec(&mut self, e: i32, left: u64, (w, ws): (Golden, Golden), top: Option<i32>) {
         if self.budget == 0 {
             self.complete = false;
             return;
         }
         self.budget -= 1;
         if left == 0 {
-            if w >= self.fin {
+            if w >= self.fin && ws >= self.fin {
                 let case = make_case(&self.n, w - self.fin, self.fin, self.fin_classes);
                 self.out.push(case);
             }
             return;
         }
-        if w + self.best(e, left) < self.fin {
+        if w + self.best(e, left) < self.fin || ws + self.best_sharp(e, left) < self.fin {
             return;
         }
         // Classes top+1 .. e−1 are empty and every man left goes to class e or beyond: a
@@ -202,10 +212,29 @@ impl State<'_> {
         for take in (0..=cap).rev() {
             self.n[e as usize] = take;
             let top = if take > 0 { Some(e) } else { top };
-            self.rec(e + 1, left - take, w + take as i128 * Golden::pow(e), top);
+            let ws = ws + self.sharp_part(e, take);
+            self.rec(
+                e + 1,
+                left - take,
+                (w + take as i128 * Golden::pow(e), ws),
+                top,
+            );
         }
         self.n[e as usize] = 0;
     }
+}
+
+/// The heaviest weight `left` men can have on the classes of `profile` from `e` upward.
+fn heaviest_from(profile: &Profile, e: i32, left: u64) -> Golden {
+    let mut w = Golden::ZERO;
+    let (mut left, mut i) = (left, e);
+    while left > 0 {
+        let t = profile.count(i).min(left);
+        w += t as i128 * Golden::pow(i);
+        left -= t;
+        i += 1;
+    }
+    w
 }
 
 fn make_case(n: &[u64], slack: Golden, fin: Golden, fin_classes: &[i32]) -> Case {
@@ -296,7 +325,7 @@ mod tests {
     #[test]
     fn table_5_diagonal_122_men_at_level_8() {
         let p = Pagoda::improved(&Army::Diagonal.lattice(), (1, 1)).start_profile(8);
-        let all = enumerate(&p, 122, Golden::ONE, &[1, 2], 40, BUDGET);
+        let all = enumerate(&p, 122, Golden::ONE, &[1, 2], 40, BUDGET, None);
         assert!(all.complete);
         let cases = all.cases;
         // Every 122-man profile is ruled out: the paper's Table 5 by hand, here by program.

@@ -209,6 +209,8 @@ struct Direction {
     d: Cell,
     pagoda: Pagoda,
     profile: Profile,
+    /// Start cells under the sharper function of [`pagoda::sharper_profile`], if any.
+    sharp: Option<Profile>,
     bound: Option<u64>,
 }
 
@@ -240,7 +242,15 @@ fn round_limit(dir: &Direction, k: u64) -> (Limit, Option<BoardBasis>) {
         return (limit, Some(basis));
     }
     let cap = dir.pagoda.trusted_exponent() - 8;
-    let all = cases::enumerate(&dir.profile, k, Golden::ONE, &[1, 2], cap, LIMIT_BUDGET);
+    let all = cases::enumerate(
+        &dir.profile,
+        k,
+        Golden::ONE,
+        &[1, 2],
+        cap,
+        LIMIT_BUDGET,
+        dir.sharp.as_ref(),
+    );
     match all.limit(k) {
         Some(l) if l.max_exponent <= cap => {
             let basis = BoardBasis::Cases {
@@ -330,11 +340,17 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
         .map(|d| {
             let pagoda = Pagoda::improved(&lattice, d);
             let profile = pagoda.start_profile(req.level);
-            let bound = profile.lower_bound(Golden::ONE);
+            let sharp = pagoda::sharper_profile(req.army, d, req.level);
+            // Both functions bound the army; the sharper one may bound it higher.
+            let bound = profile.lower_bound(Golden::ONE).and_then(|b| match &sharp {
+                Some(s) => s.lower_bound(Golden::ONE).map(|t| t.max(b)),
+                None => Some(b),
+            });
             Direction {
                 d,
                 pagoda,
                 profile,
+                sharp,
                 bound,
             }
         })
@@ -394,7 +410,11 @@ impl Search<'_> {
         for i in 0..self.dirs.len() {
             let dir = &self.dirs[i];
             if dir.bound.is_none_or(|b| b > k) {
-                let heaviest = dir.profile.heaviest(k).1;
+                let plain = dir.profile.heaviest(k).1;
+                let heaviest = match &dir.sharp {
+                    Some(s) if plain >= Golden::ONE => s.heaviest(k).1,
+                    _ => plain,
+                };
                 self.out.proof_rounds.push(RoundProof {
                     men: k,
                     last_jump: dir.d,

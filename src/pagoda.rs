@@ -332,6 +332,31 @@ pub fn highest_level(army: Army) -> i32 {
     n
 }
 
+/// The start cells counted under the paper's sharper improved function for the last jump d
+/// (Figure 7b: Pablito's far edge weighs 0), when the army has one and it agrees with the
+/// plain improved function on every cell where it is not zero; None otherwise. An army
+/// must reach the weight of {d, 2d} under both functions, so this only sharpens bounds,
+/// while the plain function, finite everywhere, still bounds the board.
+pub fn sharper_profile(army: Army, d: Cell, level: i32) -> Option<Profile> {
+    if !army.improved_has_blind_edge() {
+        return None;
+    }
+    let lattice = army.lattice();
+    let (plain, sharp) = (
+        Pagoda::improved(&lattice, d),
+        Pagoda::paper_improved(army, d),
+    );
+    let r = sharp.trusted_exponent();
+    let agree = (-r..=r)
+        .flat_map(|y| (-r..=r).map(move |x| (x, y)))
+        .all(|c| {
+            sharp
+                .exponent(c)
+                .is_none_or(|e| plain.exponent(c) == Some(e))
+        });
+    agree.then(|| sharp.start_profile(level))
+}
+
 /// Why a level is out of reach: the exact weight of all start rows against the target's.
 pub fn impossibility_reason(army: Army, level: i32) -> Option<String> {
     let p = Pagoda::standard(&army.lattice());

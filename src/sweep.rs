@@ -178,7 +178,16 @@ impl Sweep {
                 Limit::new(&profile, men, Golden::ONE, MARGIN)?;
                 let cap = pagoda.trusted_exponent() - 8 + extra.clamp(0, 8);
                 let budget = cases::BUDGET * (1 + extra.max(0) as u64);
-                let all = cases::enumerate(&profile, men, Golden::ONE, &[1, 2], cap, budget);
+                let sharp = crate::pagoda::sharper_profile(army, d, level);
+                let all = cases::enumerate(
+                    &profile,
+                    men,
+                    Golden::ONE,
+                    &[1, 2],
+                    cap,
+                    budget,
+                    sharp.as_ref(),
+                );
                 let max_exponent = if all.complete {
                     all.cases.iter().map(|c| c.max_exponent).max().unwrap_or(0)
                 } else {

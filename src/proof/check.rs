@@ -219,7 +219,9 @@ impl Checker<'_> {
             .rounds
             .iter()
             .find(|r| r.men == k && r.last_jump == d);
-        let w = space.heaviest(k).map_err(|e| self.fail(e))?.1;
+        let plain = space.heaviest(k).map_err(|e| self.fail(e))?.1;
+        let sharp = space.heaviest_sharp(k).map_err(|e| self.fail(e))?;
+        let w = sharp.filter(|_| plain >= Golden::ONE).unwrap_or(plain);
         if w < Golden::ONE {
             // The weight alone rules the round out; a stated weight must be right.
             if let Some(RoundProof {

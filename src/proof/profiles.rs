@@ -149,9 +149,11 @@ fn tableau(profile: &[(i32, u64)]) -> Result<(), Reduction> {
     Ok(())
 }
 
-/// Every profile of exactly `men` men weighing at least 1, in the order of a depth-first
-/// search over classes 0, 1, 2, … taking the most men first. A branch whose men still to
-/// place, at their heaviest, cannot make the weight, is dropped; so is one whose men still
+/// Every profile of exactly `men` men weighing at least 1, under the plain function and,
+/// at best (min(n_e, cells off the blind line) men of class e weigh σ^e), under the sharper
+/// one, in the order of a depth-first search over classes 0, 1, 2, … taking the most men
+/// first. A branch whose men still to place, at their heaviest, cannot make either weight,
+/// is dropped; so is one whose men still
 /// to place lie beyond an empty class, at their heaviest a far group the body cannot meet.
 /// Errors when `budget` nodes do not suffice or the window ends first.
 pub fn enumerate(space: &Space, men: u64, budget: u64) -> Result<Vec<Vec<(i32, u64)>>, String> {
@@ -161,7 +163,7 @@ pub fn enumerate(space: &Space, men: u64, budget: u64) -> Result<Vec<Vec<(i32, u
         placed: Vec::new(),
         out: Vec::new(),
     };
-    walk.visit(0, men, Golden::ZERO)?;
+    walk.visit(0, men, (Golden::ZERO, Golden::ZERO))?;
     Ok(walk.out)
 }
 
@@ -173,10 +175,15 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn heaviest_from(&self, e: i32, men: u64) -> Result<Golden, String> {
+    fn heaviest_from(&self, e: i32, men: u64, sharp: bool) -> Result<Golden, String> {
         let (mut left, mut i, mut w) = (men, e, Golden::ZERO);
         while left > 0 {
-            let t = self.space.count(i)?.min(left);
+            let c = if sharp {
+                self.space.sharp_count(i)?
+            } else {
+                self.space.count(i)?
+            };
+            let t = c.min(left);
             w += t as i128 * Golden::pow(i);
             left -= t;
             i += 1;
@@ -184,19 +191,19 @@ impl Walk<'_> {
         Ok(w)
     }
 
-    fn visit(&mut self, e: i32, left: u64, w: Golden) -> Result<(), String> {
+    fn visit(&mut self, e: i32, left: u64, (w, ws): (Golden, Golden)) -> Result<(), String> {
         if self.budget == 0 {
             return Err("the profile enumeration ran out of its node budget".into());
         }
         self.budget -= 1;
         if left == 0 {
-            if w >= Golden::ONE {
+            if w >= Golden::ONE && ws >= Golden::ONE {
                 self.out.push(self.placed.clone());
             }
             return Ok(());
         }
-        let best = self.heaviest_from(e, left)?;
-        if w + best < Golden::ONE {
+        let best = self.heaviest_from(e, left, false)?;
+        if w + best < Golden::ONE || ws + self.heaviest_from(e, left, true)? < Golden::ONE {
             return Ok(());
         }
         let top = self.placed.last().map(|c| c.0);
@@ -207,7 +214,9 @@ impl Walk<'_> {
             if take > 0 {
                 self.placed.push((e, take));
             }
-            self.visit(e + 1, left - take, w + take as i128 * Golden::pow(e))?;
+            let unit = Golden::pow(e);
+            let sharp = take.min(self.space.sharp_count(e)?) as i128 * unit;
+            self.visit(e + 1, left - take, (w + take as i128 * unit, ws + sharp))?;
             if take > 0 {
                 self.placed.pop();
             }

@@ -19,6 +19,10 @@ pub struct Space {
     grid: Vec<Option<i32>>,
     /// Start cells (row y >= level) per exponent, exact up to `exact_to`.
     pub counts: Vec<u64>,
+    /// The line of cells that weigh 0 under the sharper function (Pablito's Figure 7b),
+    /// and the start cells per exponent off it.
+    blind: Option<Cell>,
+    pub sharp_counts: Option<Vec<u64>>,
 }
 
 impl Space {
@@ -43,6 +47,7 @@ impl Space {
                 }
             }
         }
+        let blind = army.improved_has_blind_edge().then(|| lattice.reflect(d));
         let mut space = Space {
             lattice,
             level,
@@ -50,16 +55,60 @@ impl Space {
             radius,
             grid,
             counts: Vec::new(),
+            blind,
+            sharp_counts: None,
         };
-        let top = space.exact_to();
+        space.counts = space.count_where(|_| true);
+        if blind.is_some() {
+            space.sharp_counts = Some(space.count_where(|c| !space.is_blind(c)));
+        }
+        space
+    }
+
+    fn count_where(&self, keep: impl Fn(Cell) -> bool) -> Vec<u64> {
+        let top = self.exact_to();
         let mut counts = vec![0u64; top as usize + 1];
-        for c in space.cells() {
-            if let Some(e) = space.exponent(c).filter(|&e| e <= top && c.1 >= level) {
+        for c in self.cells().filter(|&c| c.1 >= self.level && keep(c)) {
+            if let Some(e) = self.exponent(c) {
                 counts[e as usize] += 1;
             }
         }
-        space.counts = counts;
-        space
+        counts
+    }
+
+    /// On the line through the target that weighs 0 under the sharper function.
+    pub fn is_blind(&self, c: Cell) -> bool {
+        self.blind.is_some_and(|b| {
+            // c = t·b for an integer t.
+            b.0 * c.1 == b.1 * c.0 && (c.0 * b.0 + c.1 * b.1) % (b.0 * b.0 + b.1 * b.1) == 0
+        })
+    }
+
+    /// The weight of a cell under the sharper function (the plain one when there is none).
+    pub fn sharp_weight(&self, c: Cell) -> Golden {
+        if self.is_blind(c) {
+            Golden::ZERO
+        } else {
+            self.weight(c)
+        }
+    }
+
+    /// The heaviest `men` men under the sharper function, if there is one.
+    pub fn heaviest_sharp(&self, men: u64) -> Result<Option<Golden>, String> {
+        let Some(counts) = &self.sharp_counts else {
+            return Ok(None);
+        };
+        let (mut left, mut e, mut w) = (men, 0usize, Golden::ZERO);
+        while left > 0 {
+            let c = counts
+                .get(e)
+                .ok_or("the sharper function's window is too small")?;
+            let take = (*c).min(left);
+            w += take as i128 * Golden::pow(e as i32);
+            left -= take;
+            e += 1;
+        }
+        Ok(Some(w))
     }
 
     /// Exponents up to this are exact and complete within the window.
@@ -91,14 +140,24 @@ impl Space {
 
     /// Start cells of exponent `e`; an error beyond the exact window.
     pub fn count(&self, e: i32) -> Result<u64, String> {
+        Self::count_in(&self.counts, e, self.exact_to())
+    }
+
+    /// Start cells of exponent `e` off the blind line (all of them when there is none).
+    pub fn sharp_count(&self, e: i32) -> Result<u64, String> {
+        Self::count_in(
+            self.sharp_counts.as_ref().unwrap_or(&self.counts),
+            e,
+            self.exact_to(),
+        )
+    }
+
+    fn count_in(counts: &[u64], e: i32, exact_to: i32) -> Result<u64, String> {
         if e < 0 {
             return Ok(0);
         }
-        self.counts.get(e as usize).copied().ok_or_else(|| {
-            format!(
-                "exponent {e} lies beyond the checker's window (exact to {})",
-                self.exact_to()
-            )
+        counts.get(e as usize).copied().ok_or_else(|| {
+            format!("exponent {e} lies beyond the checker's window (exact to {exact_to})")
         })
     }
 
@@ -132,6 +191,12 @@ impl Space {
             .map(|g| (0..=q).map(|e| super::profiles::extended(e, g)).collect())
             .collect();
         let pow: Vec<Golden> = (0..=q).map(Golden::pow).collect();
+        let (d, d2) = (self.d, (2 * self.d.0, 2 * self.d.1));
+        if self.weight(d) + self.weight(d2) != Golden::ONE
+            || self.sharp_weight(d) + self.sharp_weight(d2) != Golden::ONE
+        {
+            return Err("the position {d, 2d} does not weigh 1".into());
+        }
         let within = |c: Cell| self.exponent(c).filter(|&e| e <= q).map(|e| e as usize);
         for from in self.cells() {
             for &(dx, dy) in &self.lattice.directions {
@@ -148,6 +213,12 @@ impl Space {
                 if loss.signum() < 0 || (!loss.is_zero() && loss < pow[top]) {
                     return Err(format!(
                         "jump {from:?} over {over:?} loses {loss}: neither 0 nor >= σ^{top}"
+                    ));
+                }
+                let sharp = self.sharp_weight(from) + self.sharp_weight(over);
+                if sharp < self.sharp_weight(to) {
+                    return Err(format!(
+                        "jump {from:?} over {over:?} gains weight under the sharper function"
                     ));
                 }
                 if let Some(g) = ext.iter().position(|x| x[a] + x[b] < x[c]) {
