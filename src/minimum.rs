@@ -152,6 +152,8 @@ pub struct Outcome {
     pub verified: bool,
     pub moves: usize,
     pub last_jump: Option<Cell>,
+    /// Integer programs solved in this run: direct rounds and cases.
+    pub ips: usize,
     /// IP solutions that could not be ordered and were cut off.
     pub unorderable: usize,
     /// Rounds that ended infeasible only after such a cut: nothing is proven for them.
@@ -285,6 +287,7 @@ pub fn empty_outcome(req: &Request) -> Outcome {
         verified: false,
         moves: 0,
         last_jump: None,
+        ips: 0,
         unorderable: 0,
         unresolved: Vec::new(),
         proof_rounds: Vec::new(),
@@ -484,7 +487,7 @@ impl Search<'_> {
                     });
                 }
                 IpStatus::TimeLimit | IpStatus::Interrupted => {
-                    self.stop(k, sol.status, Some((&board, &sol, d)), limit.proven);
+                    self.stop(k, sol.status, Some((&board, &sol, d)));
                     return Ok(Settled::Stopped);
                 }
                 IpStatus::Optimal => {
@@ -560,6 +563,7 @@ impl Search<'_> {
     ) {
         self.out.cells = board.cells.len();
         self.out.jumps = board.jumps.len();
+        self.out.ips += 1;
         self.out.rounds.push(Round {
             men: k,
             last_jump: d,
@@ -613,11 +617,14 @@ impl Search<'_> {
         self.out.case_logs.push(report.log.display().to_string());
         let proven = report.enumeration_complete && report.results.iter().all(|r| r.board_proven);
         let cells = report.results.iter().map(|r| r.cells).max().unwrap_or(0);
+        let jumps = report.results.iter().map(|r| r.jumps).max().unwrap_or(0);
+        self.out.ips += report.solved;
+        (self.out.cells, self.out.jumps) = (cells, jumps);
         self.out.rounds.push(Round {
             men: k,
             last_jump: d,
             cells,
-            jumps: report.results.iter().map(|r| r.jumps).max().unwrap_or(0),
+            jumps,
             board_max_exponent: sweep
                 .families
                 .iter()
@@ -639,7 +646,9 @@ impl Search<'_> {
                 board_proven: self.out.board_proven,
                 pagoda_bound: self.out.pagoda_bound,
                 unorderable: self.out.unorderable,
+                ips: self.out.ips,
                 cells,
+                jumps,
                 ..found
             };
             self.conclude(k)?;
@@ -653,7 +662,7 @@ impl Search<'_> {
                 } else {
                     IpStatus::TimeLimit
                 };
-                self.stop(k, status, None, proven);
+                self.stop(k, status, None);
                 return Ok(Settled::Stopped);
             }
             // A case was left unsettled (an army that would not order): nothing is proven.
@@ -675,20 +684,15 @@ impl Search<'_> {
         Ok(Settled::Infeasible { proven })
     }
 
-    /// A time limit or Ctrl-C in round k: report what was found and the bound so far.
-    fn stop(
-        &mut self,
-        k: u64,
-        status: IpStatus,
-        best: Option<(&Board, &solve::IpSolution, Cell)>,
-        proven: bool,
-    ) {
+    /// A time limit or Ctrl-C in round k: report what was found and the bound so far. The
+    /// bound rests on the rounds below k only, so `board_proven` says nothing of round k's
+    /// board: a stop by either cause in the same round reports the same.
+    fn stop(&mut self, k: u64, status: IpStatus, best: Option<(&Board, &solve::IpSolution, Cell)>) {
         self.out.status = if status == IpStatus::TimeLimit {
             Status::TimeLimit
         } else {
             Status::Interrupted
         };
-        self.out.board_proven &= proven;
         if let Some(pb) = &self.progress {
             pb.finish_and_clear();
         }

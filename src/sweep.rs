@@ -117,6 +117,8 @@ pub struct Report {
     #[serde(skip)]
     pub found: Option<Outcome>,
     pub log: PathBuf,
+    /// Integer programs solved in this run (not taken from the log).
+    pub solved: usize,
     /// Per last jump, every case settled with what settles it, for the proof file; None
     /// for a last jump some case of which is not settled by a reduction or an infeasible
     /// program (an army was found, or a case is open).
@@ -368,7 +370,7 @@ impl Sweep {
             let b = ProgressBar::new(total as u64);
             b.set_style(
                 ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} cases  {elapsed_precise}  {msg}",
+                    "{bar:30} {pos}/{len} cases  {elapsed_precise} (about {eta} left)  {msg}",
                 )
                 .unwrap(),
             );
@@ -383,6 +385,7 @@ impl Sweep {
             results: Vec::new(),
             found: None,
             log: log.clone(),
+            solved: 0,
             evidence: Vec::new(),
         };
         let header = serde_json::to_string(&Header {
@@ -414,6 +417,7 @@ impl Sweep {
                     }
                     None => {
                         let r = self.solve_case(f, c, time_limit, bar.as_ref(), &mut report)?;
+                        report.solved += (r.status != "ruled_out") as usize;
                         report.results.push(r.clone());
                         save(&report.results)?;
                         report.results.pop();
