@@ -12,6 +12,7 @@
 pub mod board;
 pub mod bounds;
 pub mod cases;
+pub mod certify;
 pub mod cli;
 pub mod export;
 pub mod geometry;

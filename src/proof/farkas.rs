@@ -69,11 +69,15 @@ pub const MAX_TREE_DEPTH: usize = 1000;
 /// Checks a Farkas certificate on the system's own column box: Ok when it proves that no
 /// x (integer or not) satisfies every row within the box.
 pub fn check(sys: &LinearSystem, cert: &Farkas) -> Result<(), String> {
-    check_on(sys, &sys.cols, cert)
+    check_in(sys, &sys.cols, cert)
 }
 
-/// [`check`] with the column box `cols` in place of `sys.cols`.
-fn check_on(sys: &LinearSystem, cols: &[(i64, Option<i64>)], cert: &Farkas) -> Result<(), String> {
+/// [`check`] with the column box `cols` in place of `sys.cols` (a node of a [`Tree`]).
+pub fn check_in(
+    sys: &LinearSystem,
+    cols: &[(i64, Option<i64>)],
+    cert: &Farkas,
+) -> Result<(), String> {
     let overflow = |what: &str| format!("arithmetic overflow in {what}");
     let mut used = vec![false; sys.rows.len()];
     let mut beta: i128 = 0;
@@ -163,7 +167,7 @@ fn walk(
 ) -> Result<(), String> {
     match tree {
         Tree::Leaf(cert) => {
-            check_on(sys, cols, cert).map_err(|e| format!("leaf {}: {e}", describe(path)))
+            check_in(sys, cols, cert).map_err(|e| format!("leaf {}: {e}", describe(path)))
         }
         Tree::Empty => {
             if cols.iter().any(|&(l, u)| u.is_some_and(|u| l > u)) {
