@@ -127,15 +127,11 @@ impl Lp {
         lp
     }
 
-    /// A HiGHS instance holding this LP, solved; None if HiGHS reports an error.
-    fn solve(&self, presolve: bool, deadline: Option<Instant>) -> Option<Highs> {
+    /// A HiGHS instance holding this LP, not yet solved; None if HiGHS rejects it.
+    fn load(&self, presolve: bool) -> Option<Highs> {
         let h = Highs::new();
         h.set_string("presolve", if presolve { "on" } else { "off" });
         h.set_string("solver", "simplex");
-        if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
-            h.set_double("time_limit", left.max(0.01));
-        }
         // SAFETY: every array has the length HiGHS expects for these counts.
         let status = unsafe {
             highs_sys::Highs_passLp(
@@ -156,12 +152,58 @@ impl Lp {
                 self.value.as_ptr(),
             )
         };
-        if status == highs_sys::kHighsStatusError {
-            return None;
+        (status != highs_sys::kHighsStatusError).then_some(h)
+    }
+
+    /// A fresh HiGHS instance holding this LP, solved; None if HiGHS reports an error.
+    fn solve(&self, presolve: bool, deadline: Option<Instant>) -> Option<Highs> {
+        let h = self.load(presolve)?;
+        h.run(deadline).then_some(h)
+    }
+}
+
+impl Highs {
+    /// Solves the model held, within the deadline; false if HiGHS reports an error.
+    fn run(&self, deadline: Option<Instant>) -> bool {
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+            self.set_double("time_limit", left.max(0.01));
         }
         // SAFETY: a live instance holding a model.
-        let status = unsafe { highs_sys::Highs_run(h.0) };
-        (status != highs_sys::kHighsStatusError).then_some(h)
+        unsafe { highs_sys::Highs_run(self.0) != highs_sys::kHighsStatusError }
+    }
+
+    /// The optimum of the phase-1 LP held, with the first `n` column values; None unless
+    /// HiGHS solved it to optimality.
+    fn phase1(&self, n: usize) -> Option<Phase1> {
+        // SAFETY: a live instance; the arrays have the model's lengths.
+        unsafe {
+            if highs_sys::Highs_getModelStatus(self.0) != highs_sys::kHighsModelStatusOptimal {
+                return None;
+            }
+            let cols = highs_sys::Highs_getNumCols(self.0) as usize;
+            let rows = highs_sys::Highs_getNumRows(self.0) as usize;
+            let mut x = vec![0.0; cols];
+            let mut col_dual = vec![0.0; cols];
+            let mut row_value = vec![0.0; rows];
+            let mut dual = vec![0.0; rows];
+            let status = highs_sys::Highs_getSolution(
+                self.0,
+                x.as_mut_ptr(),
+                col_dual.as_mut_ptr(),
+                row_value.as_mut_ptr(),
+                dual.as_mut_ptr(),
+            );
+            if status == highs_sys::kHighsStatusError {
+                return None;
+            }
+            x.truncate(n);
+            Some(Phase1 {
+                objective: highs_sys::Highs_getObjectiveValue(self.0),
+                x,
+                dual,
+            })
+        }
     }
 }
 
@@ -173,33 +215,7 @@ struct Phase1 {
 }
 
 fn phase1(lp: &Lp, n: usize, presolve: bool, deadline: Option<Instant>) -> Option<Phase1> {
-    let h = lp.solve(presolve, deadline)?;
-    // SAFETY: a live, solved instance; the arrays have the model's lengths.
-    unsafe {
-        if highs_sys::Highs_getModelStatus(h.0) != highs_sys::kHighsModelStatusOptimal {
-            return None;
-        }
-        let mut x = vec![0.0; lp.cost.len()];
-        let mut col_dual = vec![0.0; lp.cost.len()];
-        let mut row_value = vec![0.0; lp.row_lo.len()];
-        let mut dual = vec![0.0; lp.row_lo.len()];
-        let status = highs_sys::Highs_getSolution(
-            h.0,
-            x.as_mut_ptr(),
-            col_dual.as_mut_ptr(),
-            row_value.as_mut_ptr(),
-            dual.as_mut_ptr(),
-        );
-        if status == highs_sys::kHighsStatusError {
-            return None;
-        }
-        x.truncate(n);
-        Some(Phase1 {
-            objective: highs_sys::Highs_getObjectiveValue(h.0),
-            x,
-            dual,
-        })
-    }
+    lp.solve(presolve, deadline)?.phase1(n)
 }
 
 /// HiGHS's dual ray for the plain LP relaxation, when it finds the LP infeasible.
@@ -366,6 +382,9 @@ pub fn tree_with_stats(
         nodes: 0,
         node_limit,
         deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
+        warm: Lp::new(sys, &sys.cols, true)
+            .load(false)
+            .map(|h| (h, sys.cols.clone())),
     };
     let mut cols = sys.cols.clone();
     let t = search
@@ -387,9 +406,34 @@ struct Search<'a> {
     nodes: usize,
     node_limit: usize,
     deadline: Option<Instant>,
+    /// One phase-1 LP kept across nodes (the box changed in place, so the simplex starts
+    /// from the last basis), and the box it holds.
+    warm: Option<(Highs, Vec<(i64, Option<i64>)>)>,
 }
 
 impl Search<'_> {
+    /// The node's LP on the kept instance: Feasible, or a Proof if its duals round to a
+    /// checked certificate; None otherwise (a fresh instance then tries harder).
+    fn attempt_warm(&mut self, cols: &[(i64, Option<i64>)]) -> Option<Node> {
+        let (h, held) = self.warm.as_mut()?;
+        for (j, (c, b)) in cols.iter().zip(held.iter_mut()).enumerate() {
+            if c != b {
+                let hi = c.1.map_or(f64::INFINITY, |u| u as f64);
+                // SAFETY: a live instance; j is one of its columns.
+                unsafe { highs_sys::Highs_changeColBounds(h.0, j as HighsInt, c.0 as f64, hi) };
+                *b = *c;
+            }
+        }
+        if !h.run(self.deadline) {
+            return None;
+        }
+        let p = h.phase1(cols.len())?;
+        if p.objective <= TOLERANCE {
+            return Some(Node::Feasible(p.x));
+        }
+        integerize(self.sys, cols, &p.dual).map(Node::Proof)
+    }
+
     fn node(&mut self, cols: &mut [(i64, Option<i64>)], depth: usize) -> Option<Tree> {
         if self.nodes >= self.node_limit
             || depth >= MAX_TREE_DEPTH
@@ -398,7 +442,11 @@ impl Search<'_> {
             return None;
         }
         self.nodes += 1;
-        let x = match attempt(self.sys, cols, self.deadline) {
+        let node = match self.attempt_warm(cols) {
+            Some(node) => node,
+            None => attempt(self.sys, cols, self.deadline),
+        };
+        let x = match node {
             Node::Proof(cert) => return Some(Tree::Leaf(cert)),
             Node::Feasible(x) | Node::Stuck(Some(x)) => x,
             Node::Stuck(None) => return None,
