@@ -21,6 +21,12 @@ use highs_sys::HighsInt;
 use std::ffi::{CString, c_void};
 use std::time::{Duration, Instant};
 
+/// Candidates scored by strong branching at each node of [`tree`].
+const STRONG: usize = 4;
+
+/// Candidates probed at each node for a split whose children both have infeasible LPs.
+const WIDE: usize = 100;
+
 /// The phase-1 optimum above which the LP relaxation counts as infeasible.
 const TOLERANCE: f64 = 1e-7;
 
@@ -382,6 +388,7 @@ pub fn tree_with_stats(
         nodes: 0,
         node_limit,
         deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
+        strong: STRONG,
         warm: Lp::new(sys, &sys.cols, true)
             .load(false)
             .map(|h| (h, sys.cols.clone())),
@@ -406,15 +413,16 @@ struct Search<'a> {
     nodes: usize,
     node_limit: usize,
     deadline: Option<Instant>,
+    /// Candidates tried by strong branching ([`Search::choose`]).
+    strong: usize,
     /// One phase-1 LP kept across nodes (the box changed in place, so the simplex starts
     /// from the last basis), and the box it holds.
     warm: Option<(Highs, Vec<(i64, Option<i64>)>)>,
 }
 
 impl Search<'_> {
-    /// The node's LP on the kept instance: Feasible, or a Proof if its duals round to a
-    /// checked certificate; None otherwise (a fresh instance then tries harder).
-    fn attempt_warm(&mut self, cols: &[(i64, Option<i64>)]) -> Option<Node> {
+    /// The kept instance with its box brought to `cols`.
+    fn sync(&mut self, cols: &[(i64, Option<i64>)]) -> Option<&Highs> {
         let (h, held) = self.warm.as_mut()?;
         for (j, (c, b)) in cols.iter().zip(held.iter_mut()).enumerate() {
             if c != b {
@@ -424,7 +432,15 @@ impl Search<'_> {
                 *b = *c;
             }
         }
-        if !h.run(self.deadline) {
+        Some(h)
+    }
+
+    /// The node's LP on the kept instance: Feasible, or a Proof if its duals round to a
+    /// checked certificate; None otherwise (a fresh instance then tries harder).
+    fn attempt_warm(&mut self, cols: &[(i64, Option<i64>)]) -> Option<Node> {
+        let deadline = self.deadline;
+        let h = self.sync(cols)?;
+        if !h.run(deadline) {
             return None;
         }
         let p = h.phase1(cols.len())?;
@@ -432,6 +448,64 @@ impl Search<'_> {
             return Some(Node::Feasible(p.x));
         }
         integerize(self.sys, cols, &p.dual).map(Node::Proof)
+    }
+
+    /// The phase-1 optimum on the box `cols` (0 when HiGHS gives none).
+    fn probe(&mut self, cols: &[(i64, Option<i64>)]) -> f64 {
+        let deadline = self.deadline;
+        let Some(h) = self.sync(cols) else {
+            return 0.0;
+        };
+        if !h.run(deadline) {
+            return 0.0;
+        }
+        // SAFETY: a live, solved instance.
+        unsafe {
+            if highs_sys::Highs_getModelStatus(h.0) != highs_sys::kHighsModelStatusOptimal {
+                return 0.0;
+            }
+            highs_sys::Highs_getObjectiveValue(h.0)
+        }
+    }
+
+    /// The column to split on, and the value. Candidates ([`candidates`]) are probed in
+    /// order, both children's phase-1 LPs solved on the kept instance: the first of the
+    /// first [`WIDE`] whose children both have infeasible LPs is taken at once (two
+    /// leaves); failing that, the best of the first [`STRONG`] by (children with infeasible
+    /// LPs, product of the children's phase-1 optima).
+    fn choose(&mut self, cols: &mut [(i64, Option<i64>)], x: &[f64]) -> Option<(usize, i64)> {
+        let split = |cols: &[(i64, Option<i64>)], j: usize| {
+            let hi = cols[j].1.unwrap_or(i64::MAX).saturating_sub(1);
+            (x[j].floor() as i64).clamp(cols[j].0, hi)
+        };
+        let cands = candidates(cols, x);
+        let strong = self.strong;
+        if cands.len() <= 1 || strong == 0 || self.warm.is_none() {
+            return cands.first().map(|&j| (j, split(cols, j)));
+        }
+        let mut best: Option<((u8, f64), usize)> = None;
+        for (rank, &j) in cands.iter().enumerate().take(WIDE.max(strong)) {
+            let saved = cols[j];
+            let value = split(cols, j);
+            cols[j].1 = Some(value);
+            let below = self.probe(cols);
+            cols[j] = saved;
+            cols[j].0 = value + 1;
+            let above = self.probe(cols);
+            cols[j] = saved;
+            if below > TOLERANCE && above > TOLERANCE {
+                return Some((j, value));
+            }
+            if rank >= strong {
+                continue;
+            }
+            let closed = (below > TOLERANCE) as u8 + (above > TOLERANCE) as u8;
+            let score = (closed, below.max(1e-6) * above.max(1e-6));
+            if best.is_none_or(|b| score > b.0) {
+                best = Some((score, j));
+            }
+        }
+        best.map(|(_, j)| (j, split(cols, j)))
     }
 
     fn node(&mut self, cols: &mut [(i64, Option<i64>)], depth: usize) -> Option<Tree> {
@@ -451,10 +525,8 @@ impl Search<'_> {
             Node::Feasible(x) | Node::Stuck(Some(x)) => x,
             Node::Stuck(None) => return None,
         };
-        let col = branch_column(cols, &x)?;
+        let (col, value) = self.choose(cols, &x)?;
         let saved = cols[col];
-        let hi = saved.1.unwrap_or(i64::MAX).saturating_sub(1);
-        let value = (x[col].floor() as i64).clamp(saved.0, hi);
         cols[col].1 = Some(value);
         let below = self.node(cols, depth + 1);
         cols[col] = saved;
@@ -471,25 +543,27 @@ impl Search<'_> {
     }
 }
 
-/// The column to split on: the most fractional of the binary columns (box [0, 1]), else of
-/// the others; None when x is integral on every column whose box is not a single point.
-fn branch_column(cols: &[(i64, Option<i64>)], x: &[f64]) -> Option<usize> {
-    let mut best: Option<(bool, f64, usize)> = None;
+/// Columns to split on, best first: those fractional in x, binary ones (box [0, 1]) before
+/// the others, the most fractional first.
+fn candidates(cols: &[(i64, Option<i64>)], x: &[f64]) -> Vec<usize> {
+    let mut c: Vec<(bool, f64, usize)> = Vec::new();
     for (j, (&v, &(l, u))) in x.iter().zip(cols).enumerate() {
         if u.is_some_and(|u| u <= l) {
             continue;
         }
         let frac = v - v.floor();
         let dist = frac.min(1.0 - frac);
-        if dist < 1e-6 {
-            continue;
-        }
-        let key = (l == 0 && u == Some(1), dist, j);
-        if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
-            best = Some(key);
+        if dist >= 1e-6 {
+            c.push((l == 0 && u == Some(1), dist, j));
         }
     }
-    best.map(|b| b.2)
+    c.sort_by(|a, b| {
+        (b.0, b.1)
+            .partial_cmp(&(a.0, a.1))
+            .unwrap()
+            .then(a.2.cmp(&b.2))
+    });
+    c.into_iter().map(|t| t.2).collect()
 }
 
 #[cfg(test)]
