@@ -1,10 +1,640 @@
-//! Placeholder until the certificate search lands.
-use crate::proof::farkas::{Farkas, LinearSystem, Tree};
+//! Finding exact infeasibility certificates with HiGHS ([`crate::proof::farkas`] checks
+//! them without it).
+//!
+//! [`farkas`] solves the phase-1 LP of a [`LinearSystem`]: the box on x, one pair of
+//! violation columns v⁺, v⁻ >= 0 per row, rows lo_i <= a_i·x + v⁺_i − v⁻_i <= hi_i, and
+//! Σ v minimised. Its optimum is positive exactly when the LP relaxation is infeasible, and
+//! then the row duals y satisfy |y_i| <= 1 and β − max_box c·x = optimum > 0, with
+//! c = Σ y_i a_i and β = Σ y_i (lo_i if y_i > 0, else hi_i): a Farkas certificate in floating
+//! point. It is scaled and rounded to integers in several ways until
+//! [`crate::proof::farkas::check_in`] accepts one exactly. HiGHS's dual ray on the plain LP
+//! is the fallback source.
+//!
+//! [`tree`] is a depth-first branch and bound over those LPs for integer programs whose LP
+//! relaxation is feasible: a node is closed by a certificate or split on a fractional
+//! column of its phase-1 solution.
+//!
+//! Nothing here is trusted: every certificate returned has passed the exact check.
 
-pub fn farkas(_sys: &LinearSystem) -> Option<Farkas> {
+use crate::proof::farkas::{self, Farkas, LinearSystem, MAX_TREE_DEPTH, Tree};
+use highs_sys::HighsInt;
+use std::ffi::{CString, c_void};
+use std::time::{Duration, Instant};
+
+/// Candidates scored by strong branching at each node of [`tree`].
+const STRONG: usize = 4;
+
+/// Candidates probed at each node for a split whose children both have infeasible LPs.
+const WIDE: usize = 100;
+
+/// The phase-1 optimum above which the LP relaxation counts as infeasible.
+const TOLERANCE: f64 = 1e-7;
+
+/// A fresh HiGHS instance, destroyed on drop.
+struct Highs(*mut c_void);
+
+impl Highs {
+    fn new() -> Highs {
+        // SAFETY: Highs_create has no preconditions; the pointer is owned by this value.
+        let h = Highs(unsafe { highs_sys::Highs_create() });
+        h.set_bool("output_flag", false);
+        h
+    }
+
+    fn set_bool(&self, name: &str, value: bool) {
+        let c = CString::new(name).unwrap();
+        // SAFETY: a live instance and a NUL-terminated option name.
+        unsafe { highs_sys::Highs_setBoolOptionValue(self.0, c.as_ptr(), value as HighsInt) };
+    }
+
+    fn set_string(&self, name: &str, value: &str) {
+        let (c, v) = (CString::new(name).unwrap(), CString::new(value).unwrap());
+        // SAFETY: as above.
+        unsafe { highs_sys::Highs_setStringOptionValue(self.0, c.as_ptr(), v.as_ptr()) };
+    }
+
+    fn set_double(&self, name: &str, value: f64) {
+        let c = CString::new(name).unwrap();
+        // SAFETY: as above.
+        unsafe { highs_sys::Highs_setDoubleOptionValue(self.0, c.as_ptr(), value) };
+    }
+}
+
+impl Drop for Highs {
+    fn drop(&mut self) {
+        // SAFETY: created by Highs_create and destroyed once.
+        unsafe { highs_sys::Highs_destroy(self.0) }
+    }
+}
+
+/// An LP in HiGHS's column-wise form.
+struct Lp {
+    cost: Vec<f64>,
+    col_lo: Vec<f64>,
+    col_hi: Vec<f64>,
+    row_lo: Vec<f64>,
+    row_hi: Vec<f64>,
+    start: Vec<HighsInt>,
+    index: Vec<HighsInt>,
+    value: Vec<f64>,
+}
+
+impl Lp {
+    /// The LP relaxation of `sys` on the box `cols`, with the phase-1 violation columns
+    /// when `phase1` (then the objective is Σ v, else 0).
+    fn new(sys: &LinearSystem, cols: &[(i64, Option<i64>)], phase1: bool) -> Lp {
+        let n = cols.len();
+        let mut by_col: Vec<Vec<(HighsInt, f64)>> = vec![Vec::new(); n];
+        for (i, row) in sys.rows.iter().enumerate() {
+            for &(j, a) in &row.coefs {
+                by_col[j].push((i as HighsInt, a as f64));
+            }
+        }
+        let mut lp = Lp {
+            cost: vec![0.0; n],
+            col_lo: cols.iter().map(|c| c.0 as f64).collect(),
+            col_hi: cols
+                .iter()
+                .map(|c| c.1.map_or(f64::INFINITY, |u| u as f64))
+                .collect(),
+            row_lo: sys
+                .rows
+                .iter()
+                .map(|r| r.lo.map_or(f64::NEG_INFINITY, |b| b as f64))
+                .collect(),
+            row_hi: sys
+                .rows
+                .iter()
+                .map(|r| r.hi.map_or(f64::INFINITY, |b| b as f64))
+                .collect(),
+            start: Vec::new(),
+            index: Vec::new(),
+            value: Vec::new(),
+        };
+        for col in by_col {
+            lp.start.push(lp.index.len() as HighsInt);
+            for (i, a) in col {
+                lp.index.push(i);
+                lp.value.push(a);
+            }
+        }
+        if phase1 {
+            for i in 0..sys.rows.len() {
+                for sign in [1.0, -1.0] {
+                    lp.start.push(lp.index.len() as HighsInt);
+                    lp.index.push(i as HighsInt);
+                    lp.value.push(sign);
+                    lp.cost.push(1.0);
+                    lp.col_lo.push(0.0);
+                    lp.col_hi.push(f64::INFINITY);
+                }
+            }
+        }
+        lp
+    }
+
+    /// A HiGHS instance holding this LP, not yet solved; None if HiGHS rejects it.
+    fn load(&self, presolve: bool) -> Option<Highs> {
+        let h = Highs::new();
+        h.set_string("presolve", if presolve { "on" } else { "off" });
+        h.set_string("solver", "simplex");
+        // SAFETY: every array has the length HiGHS expects for these counts.
+        let status = unsafe {
+            highs_sys::Highs_passLp(
+                h.0,
+                self.cost.len() as HighsInt,
+                self.row_lo.len() as HighsInt,
+                self.value.len() as HighsInt,
+                highs_sys::kHighsMatrixFormatColwise,
+                highs_sys::kHighsObjSenseMinimize,
+                0.0,
+                self.cost.as_ptr(),
+                self.col_lo.as_ptr(),
+                self.col_hi.as_ptr(),
+                self.row_lo.as_ptr(),
+                self.row_hi.as_ptr(),
+                self.start.as_ptr(),
+                self.index.as_ptr(),
+                self.value.as_ptr(),
+            )
+        };
+        (status != highs_sys::kHighsStatusError).then_some(h)
+    }
+
+    /// A fresh HiGHS instance holding this LP, solved; None if HiGHS reports an error.
+    fn solve(&self, presolve: bool, deadline: Option<Instant>) -> Option<Highs> {
+        let h = self.load(presolve)?;
+        h.run(deadline).then_some(h)
+    }
+}
+
+impl Highs {
+    /// Solves the model held, within the deadline; false if HiGHS reports an error.
+    fn run(&self, deadline: Option<Instant>) -> bool {
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+            self.set_double("time_limit", left.max(0.01));
+        }
+        // SAFETY: a live instance holding a model.
+        unsafe { highs_sys::Highs_run(self.0) != highs_sys::kHighsStatusError }
+    }
+
+    /// The optimum of the phase-1 LP held, with the first `n` column values; None unless
+    /// HiGHS solved it to optimality.
+    fn phase1(&self, n: usize) -> Option<Phase1> {
+        // SAFETY: a live instance; the arrays have the model's lengths.
+        unsafe {
+            if highs_sys::Highs_getModelStatus(self.0) != highs_sys::kHighsModelStatusOptimal {
+                return None;
+            }
+            let cols = highs_sys::Highs_getNumCols(self.0) as usize;
+            let rows = highs_sys::Highs_getNumRows(self.0) as usize;
+            let mut x = vec![0.0; cols];
+            let mut col_dual = vec![0.0; cols];
+            let mut row_value = vec![0.0; rows];
+            let mut dual = vec![0.0; rows];
+            let status = highs_sys::Highs_getSolution(
+                self.0,
+                x.as_mut_ptr(),
+                col_dual.as_mut_ptr(),
+                row_value.as_mut_ptr(),
+                dual.as_mut_ptr(),
+            );
+            if status == highs_sys::kHighsStatusError {
+                return None;
+            }
+            x.truncate(n);
+            Some(Phase1 {
+                objective: highs_sys::Highs_getObjectiveValue(self.0),
+                x,
+                dual,
+            })
+        }
+    }
+}
+
+/// The phase-1 LP's optimum: objective, column values (x first) and row duals.
+struct Phase1 {
+    objective: f64,
+    x: Vec<f64>,
+    dual: Vec<f64>,
+}
+
+fn phase1(lp: &Lp, n: usize, presolve: bool, deadline: Option<Instant>) -> Option<Phase1> {
+    lp.solve(presolve, deadline)?.phase1(n)
+}
+
+/// HiGHS's dual ray for the plain LP relaxation, when it finds the LP infeasible.
+fn dual_ray(lp: &Lp, deadline: Option<Instant>) -> Option<Vec<f64>> {
+    let h = lp.solve(false, deadline)?;
+    // SAFETY: a live, solved instance; the ray has one entry per row.
+    unsafe {
+        if highs_sys::Highs_getModelStatus(h.0) != highs_sys::kHighsModelStatusInfeasible {
+            return None;
+        }
+        let mut has: HighsInt = 0;
+        let mut ray = vec![0.0; lp.row_lo.len()];
+        let status = highs_sys::Highs_getDualRay(h.0, &mut has, ray.as_mut_ptr());
+        (status != highs_sys::kHighsStatusError && has != 0).then_some(ray)
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a as i64
+}
+
+/// The denominator of the best rational approximation of `v` with denominator at most
+/// `max` (continued fractions).
+fn denominator(v: f64, max: i64) -> i64 {
+    let (mut k0, mut k1) = (1i64, 0i64);
+    let mut r = v.abs();
+    for _ in 0..40 {
+        let a = r.floor();
+        if a > 1e12 {
+            break;
+        }
+        let k2 = (a as i64).saturating_mul(k1).saturating_add(k0);
+        if k2 > max {
+            break;
+        }
+        (k0, k1) = (k1, k2);
+        let f = r - a;
+        if f < 1e-9 {
+            break;
+        }
+        r = 1.0 / f;
+    }
+    k1.max(1)
+}
+
+/// Integer multipliers from floating-point ones: several scalings, rounded, each sign;
+/// the first that the exact check accepts on the box `cols`, divided by its gcd.
+fn integerize(sys: &LinearSystem, cols: &[(i64, Option<i64>)], y: &[f64]) -> Option<Farkas> {
+    let top = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if !(top > 0.0 && top.is_finite()) {
+        return None;
+    }
+    let y: Vec<f64> = y
+        .iter()
+        .map(|v| v / top)
+        .map(|v| if v.abs() < 1e-9 { 0.0 } else { v })
+        .collect();
+    let least = y
+        .iter()
+        .filter(|v| **v != 0.0)
+        .fold(1.0f64, |m, v| m.min(v.abs()));
+    let mut scales = vec![top, 1.0, 1.0 / least];
+    // A common denominator of small rational approximations.
+    let mut lcm: i64 = 1;
+    for &v in y.iter().filter(|v| **v != 0.0) {
+        let d = denominator(v / least, 1000);
+        lcm = lcm / gcd(lcm, d) * d;
+        if lcm > 1_000_000_000 {
+            break;
+        }
+    }
+    if lcm <= 1_000_000_000 {
+        scales.push(lcm as f64 / least);
+    }
+    scales.extend((1..=8).map(|k| 10f64.powi(k)));
+    for s in scales {
+        let m: Vec<(usize, i64)> = y
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                let r = (v * s).round();
+                (r != 0.0 && r.abs() < 1e15).then_some((i, r as i64))
+            })
+            .collect();
+        if m.is_empty() {
+            continue;
+        }
+        let g = m.iter().fold(0, |g, &(_, v)| gcd(g, v));
+        for sign in [1, -1] {
+            let cert = Farkas {
+                multipliers: m.iter().map(|&(i, v)| (i, sign * v / g)).collect(),
+            };
+            if farkas::check_in(sys, cols, &cert).is_ok() {
+                return Some(cert);
+            }
+        }
+    }
     None
 }
 
-pub fn tree(_sys: &LinearSystem, _node_limit: usize, _time_limit: Option<f64>) -> Option<Tree> {
-    None
+/// What one node's LP says.
+enum Node {
+    /// The box holds no point: a checked certificate.
+    Proof(Farkas),
+    /// The LP relaxation on the box is feasible (a phase-1 point with no violation).
+    Feasible(Vec<f64>),
+    /// HiGHS finds the LP infeasible but no certificate was verified; the phase-1 point,
+    /// if any.
+    Stuck(Option<Vec<f64>>),
+}
+
+fn attempt(sys: &LinearSystem, cols: &[(i64, Option<i64>)], deadline: Option<Instant>) -> Node {
+    let lp = Lp::new(sys, cols, true);
+    let mut point = None;
+    for presolve in [true, false] {
+        let Some(p) = phase1(&lp, cols.len(), presolve, deadline) else {
+            continue;
+        };
+        if p.objective <= TOLERANCE {
+            return Node::Feasible(p.x);
+        }
+        if let Some(cert) = integerize(sys, cols, &p.dual) {
+            return Node::Proof(cert);
+        }
+        point = Some(p.x);
+    }
+    let plain = Lp::new(sys, cols, false);
+    if let Some(cert) = dual_ray(&plain, deadline).and_then(|r| integerize(sys, cols, &r)) {
+        return Node::Proof(cert);
+    }
+    Node::Stuck(point)
+}
+
+/// A Farkas certificate that the LP relaxation of `sys` is infeasible, checked exactly by
+/// [`farkas::check`]; None when HiGHS finds the LP feasible or no rounding of its duals
+/// verifies.
+pub fn farkas(sys: &LinearSystem) -> Option<Farkas> {
+    match attempt(sys, &sys.cols, None) {
+        Node::Proof(cert) => Some(cert),
+        _ => None,
+    }
+}
+
+/// A branch-and-bound certificate that the integer program `sys` (every column integer)
+/// is infeasible, checked by [`farkas::check_tree`]; None when it visits `node_limit`
+/// nodes or runs `time_limit` seconds without closing every node, or finds an integer
+/// point.
+pub fn tree(sys: &LinearSystem, node_limit: usize, time_limit: Option<f64>) -> Option<Tree> {
+    tree_with_stats(sys, node_limit, time_limit).0
+}
+
+/// [`tree`], and the number of nodes visited.
+pub fn tree_with_stats(
+    sys: &LinearSystem,
+    node_limit: usize,
+    time_limit: Option<f64>,
+) -> (Option<Tree>, usize) {
+    let mut search = Search {
+        sys,
+        nodes: 0,
+        node_limit,
+        deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
+        strong: STRONG,
+        warm: Lp::new(sys, &sys.cols, true)
+            .load(false)
+            .map(|h| (h, sys.cols.clone())),
+    };
+    let mut cols = sys.cols.clone();
+    let t = search
+        .node(&mut cols, 0)
+        .filter(|t| farkas::check_tree(sys, t).is_ok());
+    (t, search.nodes)
+}
+
+/// Number of leaves and splits in a tree.
+pub fn size(tree: &Tree) -> usize {
+    match tree {
+        Tree::Split { below, above, .. } => 1 + size(below) + size(above),
+        _ => 1,
+    }
+}
+
+struct Search<'a> {
+    sys: &'a LinearSystem,
+    nodes: usize,
+    node_limit: usize,
+    deadline: Option<Instant>,
+    /// Candidates tried by strong branching ([`Search::choose`]).
+    strong: usize,
+    /// One phase-1 LP kept across nodes (the box changed in place, so the simplex starts
+    /// from the last basis), and the box it holds.
+    warm: Option<(Highs, Vec<(i64, Option<i64>)>)>,
+}
+
+impl Search<'_> {
+    /// The kept instance with its box brought to `cols`.
+    fn sync(&mut self, cols: &[(i64, Option<i64>)]) -> Option<&Highs> {
+        let (h, held) = self.warm.as_mut()?;
+        for (j, (c, b)) in cols.iter().zip(held.iter_mut()).enumerate() {
+            if c != b {
+                let hi = c.1.map_or(f64::INFINITY, |u| u as f64);
+                // SAFETY: a live instance; j is one of its columns.
+                unsafe { highs_sys::Highs_changeColBounds(h.0, j as HighsInt, c.0 as f64, hi) };
+                *b = *c;
+            }
+        }
+        Some(h)
+    }
+
+    /// The node's LP on the kept instance: Feasible, or a Proof if its duals round to a
+    /// checked certificate; None otherwise (a fresh instance then tries harder).
+    fn attempt_warm(&mut self, cols: &[(i64, Option<i64>)]) -> Option<Node> {
+        let deadline = self.deadline;
+        let h = self.sync(cols)?;
+        if !h.run(deadline) {
+            return None;
+        }
+        let p = h.phase1(cols.len())?;
+        if p.objective <= TOLERANCE {
+            return Some(Node::Feasible(p.x));
+        }
+        integerize(self.sys, cols, &p.dual).map(Node::Proof)
+    }
+
+    /// The phase-1 optimum on the box `cols` (0 when HiGHS gives none).
+    fn probe(&mut self, cols: &[(i64, Option<i64>)]) -> f64 {
+        let deadline = self.deadline;
+        let Some(h) = self.sync(cols) else {
+            return 0.0;
+        };
+        if !h.run(deadline) {
+            return 0.0;
+        }
+        // SAFETY: a live, solved instance.
+        unsafe {
+            if highs_sys::Highs_getModelStatus(h.0) != highs_sys::kHighsModelStatusOptimal {
+                return 0.0;
+            }
+            highs_sys::Highs_getObjectiveValue(h.0)
+        }
+    }
+
+    /// The column to split on, and the value. Candidates ([`candidates`]) are probed in
+    /// order, both children's phase-1 LPs solved on the kept instance: the first of the
+    /// first [`WIDE`] whose children both have infeasible LPs is taken at once (two
+    /// leaves); failing that, the best of the first [`STRONG`] by (children with infeasible
+    /// LPs, product of the children's phase-1 optima).
+    fn choose(&mut self, cols: &mut [(i64, Option<i64>)], x: &[f64]) -> Option<(usize, i64)> {
+        let split = |cols: &[(i64, Option<i64>)], j: usize| {
+            let hi = cols[j].1.unwrap_or(i64::MAX).saturating_sub(1);
+            (x[j].floor() as i64).clamp(cols[j].0, hi)
+        };
+        let cands = candidates(cols, x);
+        let strong = self.strong;
+        if cands.len() <= 1 || strong == 0 || self.warm.is_none() {
+            return cands.first().map(|&j| (j, split(cols, j)));
+        }
+        let mut best: Option<((u8, f64), usize)> = None;
+        for (rank, &j) in cands.iter().enumerate().take(WIDE.max(strong)) {
+            let saved = cols[j];
+            let value = split(cols, j);
+            cols[j].1 = Some(value);
+            let below = self.probe(cols);
+            cols[j] = saved;
+            cols[j].0 = value + 1;
+            let above = self.probe(cols);
+            cols[j] = saved;
+            if below > TOLERANCE && above > TOLERANCE {
+                return Some((j, value));
+            }
+            if rank >= strong {
+                continue;
+            }
+            let closed = (below > TOLERANCE) as u8 + (above > TOLERANCE) as u8;
+            let score = (closed, below.max(1e-6) * above.max(1e-6));
+            if best.is_none_or(|b| score > b.0) {
+                best = Some((score, j));
+            }
+        }
+        best.map(|(_, j)| (j, split(cols, j)))
+    }
+
+    fn node(&mut self, cols: &mut [(i64, Option<i64>)], depth: usize) -> Option<Tree> {
+        if self.nodes >= self.node_limit
+            || depth >= MAX_TREE_DEPTH
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return None;
+        }
+        self.nodes += 1;
+        let node = match self.attempt_warm(cols) {
+            Some(node) => node,
+            None => attempt(self.sys, cols, self.deadline),
+        };
+        let x = match node {
+            Node::Proof(cert) => return Some(Tree::Leaf(cert)),
+            Node::Feasible(x) | Node::Stuck(Some(x)) => x,
+            Node::Stuck(None) => return None,
+        };
+        let (col, value) = self.choose(cols, &x)?;
+        let saved = cols[col];
+        cols[col].1 = Some(value);
+        let below = self.node(cols, depth + 1);
+        cols[col] = saved;
+        let below = below?;
+        cols[col].0 = value + 1;
+        let above = self.node(cols, depth + 1);
+        cols[col] = saved;
+        Some(Tree::Split {
+            col,
+            value,
+            below: Box::new(below),
+            above: Box::new(above?),
+        })
+    }
+}
+
+/// Columns to split on, best first: those fractional in x, binary ones (box [0, 1]) before
+/// the others, the most fractional first.
+fn candidates(cols: &[(i64, Option<i64>)], x: &[f64]) -> Vec<usize> {
+    let mut c: Vec<(bool, f64, usize)> = Vec::new();
+    for (j, (&v, &(l, u))) in x.iter().zip(cols).enumerate() {
+        if u.is_some_and(|u| u <= l) {
+            continue;
+        }
+        let frac = v - v.floor();
+        let dist = frac.min(1.0 - frac);
+        if dist >= 1e-6 {
+            c.push((l == 0 && u == Some(1), dist, j));
+        }
+    }
+    c.sort_by(|a, b| {
+        (b.0, b.1)
+            .partial_cmp(&(a.0, a.1))
+            .unwrap()
+            .then(a.2.cmp(&b.2))
+    });
+    c.into_iter().map(|t| t.2).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::farkas::Row;
+
+    fn eq(coefs: &[(usize, i64)], b: i64) -> Row {
+        Row {
+            coefs: coefs.to_vec(),
+            lo: Some(b),
+            hi: Some(b),
+        }
+    }
+
+    #[test]
+    fn an_infeasible_lp_gets_a_checked_certificate() {
+        // x + y = 1, x + y + z = 3 over binaries.
+        let sys = LinearSystem {
+            cols: vec![(0, Some(1)); 3],
+            rows: vec![eq(&[(0, 1), (1, 1)], 1), eq(&[(0, 1), (1, 1), (2, 1)], 3)],
+        };
+        let cert = farkas(&sys).expect("a certificate");
+        assert_eq!(farkas::check(&sys, &cert), Ok(()));
+        assert_eq!(size(&tree(&sys, 10, None).unwrap()), 1);
+    }
+
+    #[test]
+    fn a_feasible_lp_gets_none_and_an_infeasible_ip_gets_a_tree() {
+        // x1 + x2 = 1, x1 − x2 = 0 over binaries: x = (1/2, 1/2) only.
+        let sys = LinearSystem {
+            cols: vec![(0, Some(1)); 2],
+            rows: vec![eq(&[(0, 1), (1, 1)], 1), eq(&[(0, 1), (1, -1)], 0)],
+        };
+        assert_eq!(farkas(&sys), None);
+        let (t, nodes) = tree_with_stats(&sys, 10, Some(10.0));
+        let t = t.expect("a tree");
+        assert_eq!(farkas::check_tree(&sys, &t), Ok(()));
+        assert!(matches!(t, Tree::Split { .. }));
+        assert_eq!((size(&t), nodes), (3, 3));
+        // 2x = 1 with x in [0, 3].
+        let sys = LinearSystem {
+            cols: vec![(0, Some(3))],
+            rows: vec![eq(&[(0, 2)], 1)],
+        };
+        assert_eq!(
+            farkas::check_tree(&sys, &tree(&sys, 10, None).unwrap()),
+            Ok(())
+        );
+        // A node limit too small gives up.
+        assert_eq!(tree(&sys, 1, None), None);
+    }
+
+    #[test]
+    fn a_feasible_ip_gets_no_tree() {
+        let sys = LinearSystem {
+            cols: vec![(0, Some(1)); 2],
+            rows: vec![eq(&[(0, 1), (1, 1)], 1)],
+        };
+        assert_eq!(tree(&sys, 100, None), None);
+    }
+
+    #[test]
+    fn fractional_duals_are_scaled_to_integers() {
+        // 3x = 1, 3y = 1, x + y = 1 over [0, 1]: the LP is infeasible (x = y = 1/3, sum 2/3).
+        // HiGHS's duals are like (−1/3, −1/3, 1); (−1, −1, 3) gives 0 >= 1.
+        let sys = LinearSystem {
+            cols: vec![(0, Some(1)); 2],
+            rows: vec![eq(&[(0, 3)], 1), eq(&[(1, 3)], 1), eq(&[(0, 1), (1, 1)], 1)],
+        };
+        let cert = farkas(&sys).expect("a certificate");
+        assert_eq!(farkas::check(&sys, &cert), Ok(()));
+    }
 }

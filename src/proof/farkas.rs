@@ -10,7 +10,15 @@
 //! LP relaxation is feasible: it splits on x_j <= v or x_j >= v + 1 (every integer point
 //! lies on one side) until every leaf has a Farkas certificate on its narrowed box.
 //!
-//! This module is the trusted part: it imports nothing but serde.
+//! No Chvátal–Gomory rounding is applied, on purpose: for one combined row c·x >= β over a
+//! box with integer bounds it gains nothing. The box maximum M of c·x is attained at a
+//! vertex, an integer point, so with g = gcd(c_j) both M and c·x are multiples of g, and
+//! M/g < ⌈β/g⌉ holds exactly when M/g < β/g, i.e. when M < β. A leaf is therefore a plain
+//! LP infeasibility proof of its box; only the splits use integrality.
+//!
+//! Arithmetic is in i128 and checked: an overflow rejects the certificate, it never wraps.
+//!
+//! This module is the trusted part: it imports nothing but serde and std.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,11 +45,16 @@ pub struct Farkas {
 }
 
 /// A branch-and-bound certificate: a leaf proves its box empty by a Farkas certificate;
-/// a split covers its box by x_col <= value and x_col >= value + 1.
+/// a split covers its box by x_col <= value and x_col >= value + 1 (every column is
+/// integer, so no point of the box is lost).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tree {
     Leaf(Farkas),
+    /// A leaf whose box is empty by its bounds alone: some column has l > u after the
+    /// splits above it (a split at a value outside the box). [`check_tree`] accepts it only
+    /// when that is so; it proves nothing about rows.
+    Empty,
     Split {
         col: usize,
         value: i64,
@@ -50,7 +63,381 @@ pub enum Tree {
     },
 }
 
-/// Placeholder until the exact checker lands: accepts nothing.
-pub fn check_tree(_sys: &LinearSystem, _tree: &Tree) -> Result<(), String> {
-    Err("exact certificate checking is not built yet".into())
+/// Deepest [`Tree`] that [`check_tree`] walks (it recurses once per split).
+pub const MAX_TREE_DEPTH: usize = 1000;
+
+/// Checks a Farkas certificate on the system's own column box: Ok when it proves that no
+/// x (integer or not) satisfies every row within the box.
+pub fn check(sys: &LinearSystem, cert: &Farkas) -> Result<(), String> {
+    check_in(sys, &sys.cols, cert)
+}
+
+/// [`check`] with the column box `cols` in place of `sys.cols` (a node of a [`Tree`]).
+pub fn check_in(
+    sys: &LinearSystem,
+    cols: &[(i64, Option<i64>)],
+    cert: &Farkas,
+) -> Result<(), String> {
+    let overflow = |what: &str| format!("arithmetic overflow in {what}");
+    let mut used = vec![false; sys.rows.len()];
+    let mut beta: i128 = 0;
+    let mut c: Vec<i128> = vec![0; cols.len()];
+    for (k, &(i, y)) in cert.multipliers.iter().enumerate() {
+        let row = sys.rows.get(i).ok_or_else(|| {
+            format!(
+                "multiplier {k} names row {i}, but the system has {} rows",
+                sys.rows.len()
+            )
+        })?;
+        if used[i] {
+            return Err(format!("row {i} has more than one multiplier"));
+        }
+        used[i] = true;
+        let y = y as i128;
+        let bound = match y.signum() {
+            0 => return Err(format!("row {i} has multiplier 0")),
+            1 => row
+                .lo
+                .ok_or_else(|| format!("row {i} used with y > 0 has no lower bound"))?,
+            _ => row
+                .hi
+                .ok_or_else(|| format!("row {i} used with y < 0 has no upper bound"))?,
+        };
+        beta = y
+            .checked_mul(bound as i128)
+            .and_then(|t| beta.checked_add(t))
+            .ok_or_else(|| overflow("β"))?;
+        for &(j, a) in &row.coefs {
+            let cj = c.get_mut(j).ok_or_else(|| {
+                format!(
+                    "row {i} names column {j}, but the system has {} columns",
+                    cols.len()
+                )
+            })?;
+            *cj = y
+                .checked_mul(a as i128)
+                .and_then(|t| cj.checked_add(t))
+                .ok_or_else(|| overflow(&format!("c_{j}")))?;
+        }
+    }
+    let mut max: i128 = 0;
+    for (j, (&cj, &(l, u))) in c.iter().zip(cols).enumerate() {
+        let term = if cj > 0 {
+            let u = u.ok_or_else(|| format!("column {j} has c_j = {cj} > 0 and no upper bound"))?;
+            cj.checked_mul(u as i128)
+        } else {
+            cj.checked_mul(l as i128)
+        };
+        max = term
+            .and_then(|t| max.checked_add(t))
+            .ok_or_else(|| overflow("max c·x"))?;
+    }
+    if max < beta {
+        Ok(())
+    } else {
+        Err(format!("max c·x = {max} is not below β = {beta}"))
+    }
+}
+
+/// Checks a branch-and-bound certificate: Ok when no integer x satisfies every row within
+/// the system's column box. Each split narrows one column's box (below: u = min(u, value);
+/// above: l = max(l, value + 1)); each leaf is checked by [`check`] on its narrowed box,
+/// and an [`Tree::Empty`] leaf only if some column of its box has l > u. Errors name the
+/// path from the root to the failing node. Trees deeper than [`MAX_TREE_DEPTH`] are
+/// rejected.
+pub fn check_tree(sys: &LinearSystem, tree: &Tree) -> Result<(), String> {
+    let mut cols = sys.cols.clone();
+    let mut path = Vec::new();
+    walk(sys, tree, &mut cols, &mut path)
+}
+
+fn describe(path: &[String]) -> String {
+    if path.is_empty() {
+        "at the root".into()
+    } else {
+        path.join(", ")
+    }
+}
+
+fn walk(
+    sys: &LinearSystem,
+    tree: &Tree,
+    cols: &mut [(i64, Option<i64>)],
+    path: &mut Vec<String>,
+) -> Result<(), String> {
+    match tree {
+        Tree::Leaf(cert) => {
+            check_in(sys, cols, cert).map_err(|e| format!("leaf {}: {e}", describe(path)))
+        }
+        Tree::Empty => {
+            if cols.iter().any(|&(l, u)| u.is_some_and(|u| l > u)) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "empty leaf {}: every column's box is nonempty",
+                    describe(path)
+                ))
+            }
+        }
+        Tree::Split {
+            col,
+            value,
+            below,
+            above,
+        } => {
+            if path.len() >= MAX_TREE_DEPTH {
+                return Err(format!(
+                    "split {}, …: the tree is deeper than {MAX_TREE_DEPTH}",
+                    describe(&path[..3])
+                ));
+            }
+            let (col, value) = (*col, *value);
+            let Some(&saved) = cols.get(col) else {
+                return Err(format!(
+                    "split {}: column {col}, but the system has {} columns",
+                    describe(path),
+                    cols.len()
+                ));
+            };
+            let Some(next) = value.checked_add(1) else {
+                return Err(format!(
+                    "split {}: value {value} has no successor",
+                    describe(path)
+                ));
+            };
+            cols[col].1 = Some(saved.1.map_or(value, |u| u.min(value)));
+            path.push(format!("below x{col}<={value}"));
+            let r = walk(sys, below, cols, path);
+            path.pop();
+            cols[col] = saved;
+            r?;
+            cols[col].0 = saved.0.max(next);
+            path.push(format!("above x{col}>={next}"));
+            let r = walk(sys, above, cols, path);
+            path.pop();
+            cols[col] = saved;
+            r
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(coefs: &[(usize, i64)], lo: Option<i64>, hi: Option<i64>) -> Row {
+        Row {
+            coefs: coefs.to_vec(),
+            lo,
+            hi,
+        }
+    }
+
+    fn eq(coefs: &[(usize, i64)], b: i64) -> Row {
+        row(coefs, Some(b), Some(b))
+    }
+
+    fn farkas(m: &[(usize, i64)]) -> Farkas {
+        Farkas {
+            multipliers: m.to_vec(),
+        }
+    }
+
+    /// x + y = 1, x + y >= 3 over binaries: 1·(row 1) − 1·(row 0) gives 0 >= 2.
+    fn two_rows() -> LinearSystem {
+        LinearSystem {
+            cols: vec![(0, Some(1)), (0, Some(1))],
+            rows: vec![
+                eq(&[(0, 1), (1, 1)], 1),
+                row(&[(0, 1), (1, 1)], Some(3), None),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_valid_certificate_is_accepted() {
+        let sys = two_rows();
+        assert_eq!(check(&sys, &farkas(&[(1, 1), (0, -1)])), Ok(()));
+        // Scaled, and the box alone: x + y >= 3 with x, y <= 1 (max 2 < 3).
+        assert_eq!(check(&sys, &farkas(&[(1, 5), (0, -5)])), Ok(()));
+        assert_eq!(check(&sys, &farkas(&[(1, 1)])), Ok(()));
+    }
+
+    #[test]
+    fn tampered_certificates_are_rejected() {
+        let sys = two_rows();
+        // Sign flipped: row 1 has no upper bound.
+        assert_eq!(
+            check(&sys, &farkas(&[(1, -1)])),
+            Err("row 1 used with y < 0 has no upper bound".into())
+        );
+        // A multiplier changed, −1 to 1 on row 0: c = (2, 2), β = 3 + 1, max c·x = 4.
+        assert_eq!(
+            check(&sys, &farkas(&[(1, 1), (0, 1)])),
+            Err("max c·x = 4 is not below β = 4".into())
+        );
+        // A row dropped: −1·row0 alone gives −x − y >= −1, max 0.
+        assert_eq!(
+            check(&sys, &farkas(&[(0, -1)])),
+            Err("max c·x = 0 is not below β = -1".into())
+        );
+        assert!(check(&sys, &farkas(&[])).is_err());
+        assert_eq!(
+            check(&sys, &farkas(&[(2, 1)])),
+            Err("multiplier 0 names row 2, but the system has 2 rows".into())
+        );
+        assert_eq!(
+            check(&sys, &farkas(&[(1, 1), (1, 1)])),
+            Err("row 1 has more than one multiplier".into())
+        );
+        assert_eq!(
+            check(&sys, &farkas(&[(1, 0)])),
+            Err("row 1 has multiplier 0".into())
+        );
+    }
+
+    #[test]
+    fn an_unbounded_column_with_positive_coefficient_is_named() {
+        let sys = LinearSystem {
+            cols: vec![(0, Some(1)), (0, None)],
+            rows: vec![row(&[(0, 1), (1, 3)], Some(5), None)],
+        };
+        assert_eq!(
+            check(&sys, &farkas(&[(0, 1)])),
+            Err("column 1 has c_j = 3 > 0 and no upper bound".into())
+        );
+        let bad = LinearSystem {
+            cols: vec![(0, Some(1))],
+            rows: vec![row(&[(3, 1)], Some(5), None)],
+        };
+        assert_eq!(
+            check(&bad, &farkas(&[(0, 1)])),
+            Err("row 0 names column 3, but the system has 1 columns".into())
+        );
+    }
+
+    #[test]
+    fn overflow_is_an_error_not_a_wrap() {
+        let sys = LinearSystem {
+            cols: vec![(0, Some(i64::MAX))],
+            rows: vec![
+                row(&[(0, i64::MAX)], None, Some(i64::MIN)),
+                row(&[(0, i64::MAX)], None, Some(i64::MIN)),
+                row(&[(0, i64::MAX)], None, Some(i64::MIN)),
+            ],
+        };
+        let e = check(
+            &sys,
+            &farkas(&[(0, i64::MIN), (1, i64::MIN), (2, i64::MIN)]),
+        );
+        assert!(e.unwrap_err().contains("overflow"));
+    }
+
+    /// x1 + x2 = 1, x1 − x2 = 0 over binaries: the LP has x = (1/2, 1/2), the IP nothing.
+    fn half() -> LinearSystem {
+        LinearSystem {
+            cols: vec![(0, Some(1)), (0, Some(1))],
+            rows: vec![eq(&[(0, 1), (1, 1)], 1), eq(&[(0, 1), (1, -1)], 0)],
+        }
+    }
+
+    fn split(col: usize, value: i64, below: Tree, above: Tree) -> Tree {
+        Tree::Split {
+            col,
+            value,
+            below: Box::new(below),
+            above: Box::new(above),
+        }
+    }
+
+    #[test]
+    fn a_split_proves_what_no_farkas_certificate_can() {
+        let sys = half();
+        // The LP relaxation is feasible, so no multipliers work on the whole box.
+        for m in [
+            [(0, 1), (1, 1)],
+            [(0, 1), (1, -1)],
+            [(0, -1), (1, 1)],
+            [(0, 2), (1, 1)],
+        ] {
+            assert!(check(&sys, &farkas(&m)).is_err());
+        }
+        // x0 <= 0: y = (1, 1) gives 2·x0 >= 1 (c = (2, 0), β = 1), and max c·x = 0 < 1.
+        let below = Tree::Leaf(farkas(&[(0, 1), (1, 1)]));
+        // x0 >= 1: y = (−1, −1) gives −2·x0 >= −1, and max c·x = −2 < −1.
+        let above = Tree::Leaf(farkas(&[(0, -1), (1, -1)]));
+        let t = split(0, 0, below.clone(), above.clone());
+        assert_eq!(check_tree(&sys, &t), Ok(()));
+        // Swapped leaves fail, and the error names the path.
+        let bad = split(0, 0, above.clone(), below.clone());
+        let e = check_tree(&sys, &bad).unwrap_err();
+        assert!(e.starts_with("leaf below x0<=0: max c·x"), "{e}");
+        // A nested path is named in full.
+        let nested = split(1, 0, t.clone(), split(0, 0, below.clone(), below.clone()));
+        let e = check_tree(&sys, &nested).unwrap_err();
+        assert!(
+            e.starts_with("leaf above x1>=1, above x0>=1: max c·x"),
+            "{e}"
+        );
+        // A leaf at the root is a plain Farkas check.
+        let e = check_tree(&sys, &below).unwrap_err();
+        assert!(e.starts_with("leaf at the root: "), "{e}");
+    }
+
+    #[test]
+    fn two_x_equals_one_needs_a_split() {
+        // 2x = 1, x in {0, 1}.
+        let sys = LinearSystem {
+            cols: vec![(0, Some(1))],
+            rows: vec![eq(&[(0, 2)], 1)],
+        };
+        assert!(check(&sys, &farkas(&[(0, 1)])).is_err());
+        assert!(check(&sys, &farkas(&[(0, -1)])).is_err());
+        let t = split(
+            0,
+            0,
+            Tree::Leaf(farkas(&[(0, 1)])),
+            Tree::Leaf(farkas(&[(0, -1)])),
+        );
+        assert_eq!(check_tree(&sys, &t), Ok(()));
+    }
+
+    #[test]
+    fn empty_leaves_need_an_empty_box() {
+        let sys = half();
+        // x0 <= 0 then x0 >= 1 inside it: empty. Its sibling is a real leaf.
+        let below = Tree::Leaf(farkas(&[(0, 1), (1, 1)]));
+        let above = Tree::Leaf(farkas(&[(0, -1), (1, -1)]));
+        let t = split(0, 0, split(0, 0, below.clone(), Tree::Empty), above.clone());
+        assert_eq!(check_tree(&sys, &t), Ok(()));
+        let t = split(0, 0, Tree::Empty, above);
+        assert_eq!(
+            check_tree(&sys, &t),
+            Err("empty leaf below x0<=0: every column's box is nonempty".into())
+        );
+        assert!(check_tree(&sys, &Tree::Empty).is_err());
+        let t = split(5, 0, below.clone(), below);
+        assert!(check_tree(&sys, &t).unwrap_err().contains("column 5"));
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let sys = half();
+        let mut t = Tree::Empty;
+        for _ in 0..=MAX_TREE_DEPTH {
+            t = split(0, 5, t, Tree::Empty);
+        }
+        let e = check_tree(&sys, &t).unwrap_err();
+        assert_eq!(
+            e,
+            "split below x0<=5, below x0<=5, below x0<=5, …: the tree is deeper than 1000"
+        );
+    }
+
+    #[test]
+    fn trees_survive_json() {
+        let t = split(0, 0, Tree::Leaf(farkas(&[(0, 1), (1, 1)])), Tree::Empty);
+        let s = serde_json::to_string(&t).unwrap();
+        assert_eq!(serde_json::from_str::<Tree>(&s).unwrap(), t);
+    }
 }
