@@ -33,7 +33,7 @@ bound proven so far are still reported).";
 
 const VERIFY_HELP: &str = "Examples:
   solarmy verify --army diagonal --level 5 armies/diagonal-5-army.csv armies/diagonal-5-play.csv
-  cat play.csv | solarmy verify --army conway --level 2 army.csv -
+  solarmy verify --army conway --level 2 army.csv - < play.csv
 
 Exit codes: 0 the play is legal and reaches the target, 1 it is not (the first illegal jump is
 named) or a file is unreadable or malformed, 2 bad command line.";
