@@ -573,3 +573,44 @@ proptest! {
         check(&args)?;
     }
 }
+
+#[test]
+fn every_script_has_help_and_refuses_unknown_arguments() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for script in [
+        "setup",
+        "reproduce",
+        "bench",
+        "models",
+        "cbc-check",
+        "replay.py",
+        "binary",
+    ] {
+        let path = format!("{root}/scripts/{script}");
+        let run = |arg: &str| {
+            let interpreter = if script == "setup" || script == "models" || script == "binary" {
+                "bash"
+            } else {
+                "python3"
+            };
+            Command::new(interpreter)
+                .args([path.as_str(), arg])
+                .current_dir(root)
+                .output()
+                .unwrap()
+        };
+        let help = run("--help");
+        let text = String::from_utf8_lossy(&help.stdout).to_lowercase();
+        assert_eq!(help.status.code(), Some(0), "{script} --help");
+        assert!(
+            text.contains("usage") && text.contains("time"),
+            "{script}: {text}"
+        );
+        let t = std::time::Instant::now();
+        let bad = run("--no-such-option");
+        assert_eq!(bad.status.code(), Some(2), "{script} --no-such-option");
+        assert!(t.elapsed().as_secs_f64() < 5.0, "{script} did work first");
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(!err.trim().is_empty(), "{script}: refused without a word");
+    }
+}
