@@ -378,7 +378,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     };
     if let (Some(dir), Some(f)) = (&a.out, &files) {
         // Written even when standard output has gone: the files were asked for.
-        write_outputs(dir, &format!("{}-{}", out.army, out.level), &out, true)?;
+        write_outputs(dir, &out)?;
         if !a.json && shown.is_ok() {
             emitln(&format!("wrote {} and {}", f.0.display(), f.1.display()))?;
         }
@@ -398,10 +398,16 @@ pub fn output_paths(dir: &Path, stem: &str) -> (PathBuf, PathBuf) {
     )
 }
 
+/// Writes `solve`'s files for `out`: DIR/<army>-<level>-army.csv|svg and -play.csv|svg;
+/// returns the CSV paths.
+pub fn write_outputs(dir: &Path, out: &Outcome) -> Result<(PathBuf, PathBuf), String> {
+    write_outputs_as(dir, &format!("{}-{}", out.army, out.level), out, true)
+}
+
 /// Writes the army and play as CSV and SVG, DIR/<stem>-army.csv|svg and -play.csv|svg; returns
 /// the CSV paths. `minimum` marks the caption. A failure names the file; no partial file is
 /// left (each is written to a temporary file and renamed into place).
-pub fn write_outputs(
+pub fn write_outputs_as(
     dir: &Path,
     stem: &str,
     out: &Outcome,
@@ -769,7 +775,7 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         emitln(&report.summary())
     };
     if let Some(found) = &report.found {
-        write_outputs(dir, &stem, found, false)?;
+        write_outputs_as(dir, &stem, found, false)?;
         if let (false, Ok(()), Some(f)) = (a.json, &shown, &files) {
             emitln(&format!("wrote {} and {}", f.0.display(), f.1.display()))?;
         }
