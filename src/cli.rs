@@ -345,10 +345,10 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     if let Some(dir) = &a.out {
         check_writable(dir)?;
     }
-    if let Some(dir) = a.write_model.as_ref().and_then(|f| f.parent()) {
-        if !dir.as_os_str().is_empty() {
-            check_writable(dir)?;
-        }
+    if let Some(dir) = a.write_model.as_ref().and_then(|f| f.parent())
+        && !dir.as_os_str().is_empty()
+    {
+        check_writable(dir)?;
     }
     install_interrupt_handler();
     let req = Request {
@@ -619,6 +619,57 @@ fn window_capacity(pagoda: &Pagoda, level: i32) -> (u64, i32) {
     ((0..=cap).map(|e| profile.count(e)).sum(), cap)
 }
 
+/// Last jumps ruled out by weight (with the heaviest weight), and why the enumeration stopped.
+type Screened = (Vec<(crate::geometry::Cell, Golden)>, Option<String>);
+
+/// What `cases` checks before it builds the sweep: that the pagoda window holds `size` men
+/// (else a usage error), which last jumps no army of `size` men is heavy enough for (with
+/// the heaviest army's weight), and whether the enumeration of the others stops at its
+/// case cap or node budget (why, in one line). The enumeration is bounded in memory by
+/// `max_cases`, so a size far above the minimum stops here rather than in the sweep.
+fn screen(army: Army, level: i32, size: u64, max_cases: usize) -> Result<Screened, Error> {
+    let lattice = army.lattice();
+    let mut light = Vec::new();
+    for d in lattice.last_jump_directions() {
+        let pagoda = Pagoda::improved(&lattice, d);
+        let (room, top) = window_capacity(&pagoda, level);
+        if size > room {
+            return Err(Error::usage(format!(
+                "--size {size}: more men than the start cells up to exponent {top} hold ({room}), the most solarmy's pagoda window can split into cases"
+            )));
+        }
+        let profile = pagoda.start_profile(level);
+        let (_, heaviest) = profile.heaviest(size);
+        if heaviest < Golden::ONE {
+            light.push((d, heaviest));
+            continue;
+        }
+        let all = crate::cases::enumerate_capped(
+            &profile,
+            size,
+            Golden::ONE,
+            &[1, 2],
+            top,
+            crate::cases::BUDGET,
+            max_cases,
+        );
+        let why = match all.stopped {
+            Some(crate::cases::Stop::Cases) => format!("{max_cases} cases (--max-cases)"),
+            Some(crate::cases::Stop::Nodes) => {
+                format!("{} nodes (its node budget)", crate::cases::BUDGET)
+            }
+            None => continue,
+        };
+        return Ok((
+            light,
+            Some(format!(
+                "the enumeration stopped at {why} for the last jump over {d:?}: armies of {size} men, far above the minimum, have too many profiles to list"
+            )),
+        ));
+    }
+    Ok((light, None))
+}
+
 pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
@@ -640,47 +691,7 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     }
     check_cbc(a.cbc)?;
     let lattice = army.lattice();
-    // Which last jumps some army of K men is heavy enough for, and whether the window holds
-    // K men; the enumeration is tried with its case cap first, so memory stays bounded.
-    let mut light = Vec::new();
-    let mut stopped = None;
-    for d in lattice.last_jump_directions() {
-        let pagoda = Pagoda::improved(&lattice, d);
-        let (room, top) = window_capacity(&pagoda, level);
-        if a.size > room {
-            return Err(Error::usage(format!(
-                "--size {}: more men than the start cells up to exponent {top} hold ({room}), the most solarmy's pagoda window can split into cases",
-                a.size
-            )));
-        }
-        let profile = pagoda.start_profile(level);
-        let (_, heaviest) = profile.heaviest(a.size);
-        if heaviest < Golden::ONE {
-            light.push((d, heaviest));
-            continue;
-        }
-        let all = crate::cases::enumerate_capped(
-            &profile,
-            a.size,
-            Golden::ONE,
-            &[1, 2],
-            top,
-            crate::cases::BUDGET,
-            a.max_cases,
-        );
-        let why = match all.stopped {
-            Some(crate::cases::Stop::Cases) => format!("{} cases (--max-cases)", a.max_cases),
-            Some(crate::cases::Stop::Nodes) => {
-                format!("{} nodes (its node budget)", crate::cases::BUDGET)
-            }
-            None => continue,
-        };
-        stopped = Some(format!(
-            "the enumeration stopped at {why} for the last jump over {d:?}: armies of {} men, far above the minimum, have too many profiles to list",
-            a.size
-        ));
-        break;
-    }
+    let (light, stopped) = screen(army, level, a.size, a.max_cases)?;
     let light_json: Vec<_> = light
         .iter()
         .map(|(d, w)| json!({"last_jump": d, "heaviest_weight": w.to_string(), "heaviest_weight_value": w.to_f64()}))
