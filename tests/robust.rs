@@ -98,6 +98,23 @@ fn bad_numbers_are_one_line_and_exit_2() {
 }
 
 #[test]
+fn quiet_and_verbose() {
+    let (code, out, err) = solarmy(&["solve", "--army", "conway", "--level", "3", "-v"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("minimum 8"), "{out}");
+    assert!(
+        err.lines().count() >= 1 && err.lines().all(|l| l.starts_with("IP: ")),
+        "{err}"
+    );
+    let (code, _, err) = solarmy(&["solve", "--army", "conway", "--level", "3", "-q"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    one_line(
+        &["solve", "--army", "conway", "--level", "3", "-q", "-v"],
+        2,
+    );
+}
+
+#[test]
 fn a_closed_pipe_is_a_quiet_exit_and_a_full_disk_one_line() {
     let mut child = bin()
         .args([
@@ -150,14 +167,14 @@ fn an_unwritable_out_dir_is_refused_before_solving() {
             "--army",
             "hexagonal",
             "--level",
-            "6",
+            "7",
             "--out",
             out.to_str().unwrap(),
         ],
         1,
     );
     assert!(err.contains("a-file"), "{err}");
-    assert!(t.elapsed().as_secs_f64() < 0.5, "it solved first");
+    assert!(t.elapsed().as_secs_f64() < 5.0, "it solved first");
     std::fs::remove_dir_all(&d).ok();
 }
 
