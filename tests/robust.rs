@@ -631,3 +631,53 @@ fn every_script_has_help_and_refuses_unknown_arguments() {
         assert!(!err.trim().is_empty(), "{script}: refused without a word");
     }
 }
+
+/// The target directory the test binary was built in.
+fn target_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_BIN_EXE_solarmy"))
+        .ancestors()
+        .nth(2)
+        .unwrap()
+        .to_path_buf()
+}
+
+#[test]
+fn scripts_reuse_a_fresh_binary_and_bench_survives_a_time_limit() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let t = std::time::Instant::now();
+    let o = Command::new("bash")
+        .arg(format!("{root}/scripts/binary"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let path = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    assert_eq!(
+        std::fs::canonicalize(&path).unwrap(),
+        std::fs::canonicalize(env!("CARGO_BIN_EXE_solarmy")).unwrap()
+    );
+    assert!(t.elapsed().as_secs_f64() < 5.0, "it built instead");
+
+    // Every solve stopped at its time limit (exit 3): recorded, not a traceback.
+    let d = scratch("bench");
+    let csv = d.join("bench.csv");
+    let o = Command::new("python3")
+        .args([
+            &format!("{root}/scripts/bench"),
+            "--runs",
+            "1",
+            "--time-limit",
+            "0.001",
+            "--out",
+            csv.to_str().unwrap(),
+        ])
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("Traceback"), "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains("time_limit"), "{text}");
+    std::fs::remove_dir_all(&d).ok();
+}
