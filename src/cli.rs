@@ -1,7 +1,9 @@
 //! The commands behind `solarmy`: argument types, input checks, output formats.
 //!
 //! Input is checked here, once, so every command rejects an unknown army or a level below 1
-//! with one line, before any work starts.
+//! with one line, before any work starts. Errors carry their exit code ([`Error`]): 2 for a
+//! bad command line, 1 for any other failure. Everything for stdout goes through [`emit`],
+//! so a closed pipe ends a command quietly and a full disk is one line, never a panic.
 
 use crate::bounds;
 use crate::export;
