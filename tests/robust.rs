@@ -681,3 +681,31 @@ fn scripts_reuse_a_fresh_binary_and_bench_survives_a_time_limit() {
     assert!(text.contains("time_limit"), "{text}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn progress_goes_to_a_terminal_stderr_even_with_json_and_q_silences_it() {
+    // util-linux `script` gives the command a terminal; without it there is nothing to test.
+    if Command::new("script").arg("--version").output().is_err() {
+        return;
+    }
+    let d = scratch("progress");
+    let run = |extra: &str| {
+        let cmd = format!(
+            "{} solve --army hexagonal --level 6 --json {extra} > {}/out.json",
+            env!("CARGO_BIN_EXE_solarmy"),
+            d.display()
+        );
+        let o = Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("out.json")).unwrap()).unwrap();
+        assert_eq!(json["min_size"], 36);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert!(!run("").trim().is_empty(), "no progress on the terminal");
+    assert_eq!(run("-q").trim(), "", "-q still showed progress");
+    std::fs::remove_dir_all(&d).ok();
+}
