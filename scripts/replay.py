@@ -2,9 +2,11 @@
 """An independent replay of solarmy's CSV files, sharing no code with the Rust checker.
 
 usage: replay.py ARMY LEVEL ARMY_CSV PLAY_CSV
-Prints 'ok MEN JUMPS' and exits 0 when the play is legal and ends on the target (0,0).
+Prints 'ok MEN JUMPS' and exits 0 when the play is legal and ends on the target (0,0);
+exits 1 naming the first illegal jump, 2 on a bad command line.
+time:  under a second for any army solarmy finds.
 """
-import csv, sys
+import argparse, csv, sys
 
 DIRS = {
     "conway": [(1, 0), (-1, 0), (0, 1), (0, -1)],
@@ -23,7 +25,14 @@ def on_board(army, c):
     return True
 
 def main():
-    army, level, army_csv, play_csv = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    ap = argparse.ArgumentParser(prog="replay.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("army", choices=sorted(DIRS))
+    ap.add_argument("level", type=int)
+    ap.add_argument("army_csv")
+    ap.add_argument("play_csv")
+    a = ap.parse_args()
+    army, level, army_csv, play_csv = a.army, a.level, a.army_csv, a.play_csv
     men = [(int(r["x"]), int(r["y"])) for r in csv.DictReader(open(army_csv))]
     occ = set(men)
     assert len(occ) == len(men), "duplicate men"
@@ -44,4 +53,9 @@ def main():
     print(f"ok {len(men)} {len(jumps)}")
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except AssertionError as e:
+        sys.exit(f"replay.py: {e}")
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"replay.py: unreadable input: {e}")

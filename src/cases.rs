@@ -73,8 +73,20 @@ impl Case {
 #[derive(Clone, Debug)]
 pub struct Enumeration {
     pub cases: Vec<Case>,
-    /// False when `max_exponent` cut a branch that no reduction had closed.
+    /// False when `max_exponent` cut a branch that no reduction had closed, or a budget
+    /// (nodes, cases kept) stopped the enumeration.
     pub complete: bool,
+    /// What stopped the enumeration early, if anything: the node budget or the case cap.
+    pub stopped: Option<Stop>,
+}
+
+/// Why an enumeration stopped before it had visited every branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// `budget` nodes visited.
+    Nodes,
+    /// `max_cases` cases kept.
+    Cases,
 }
 
 /// Nodes of the enumeration tree visited before giving up (armies far above their pagoda
@@ -98,8 +110,35 @@ pub fn enumerate(
     budget: u64,
     sharp: Option<&Profile>,
 ) -> Enumeration {
+    enumerate_capped(
+        profile,
+        men,
+        fin,
+        fin_classes,
+        max_exponent,
+        budget,
+        usize::MAX,
+        sharp,
+    )
+}
+
+/// As [`enumerate`], keeping at most `max_cases` cases: the enumeration stops (incomplete,
+/// [`Stop::Cases`]) when one more would be kept, so memory stays bounded far above the
+/// minimum, where profiles are astronomically many.
+pub fn enumerate_capped(
+    profile: &Profile,
+    men: u64,
+    fin: Golden,
+    fin_classes: &[i32],
+    max_exponent: i32,
+    budget: u64,
+    max_cases: usize,
+    sharp: Option<&Profile>,
+) -> Enumeration {
     let mut st = State {
         budget,
+        max_cases,
+        stopped: None,
         profile,
         sharp,
         fin,
@@ -113,6 +152,7 @@ pub fn enumerate(
     Enumeration {
         cases: st.out,
         complete: st.complete,
+        stopped: st.stopped,
     }
 }
 
@@ -141,6 +181,8 @@ impl Enumeration {
 
 struct State<'a> {
     budget: u64,
+    max_cases: usize,
+    stopped: Option<Stop>,
     profile: &'a Profile,
     sharp: Option<&'a Profile>,
     fin: Golden,
@@ -183,11 +225,18 @@ impl State<'_> {
     fn rec(&mut self, e: i32, left: u64, (w, ws): (Golden, Golden), top: Option<i32>) {
         if self.budget == 0 {
             self.complete = false;
+            self.stopped.get_or_insert(Stop::Nodes);
             return;
         }
         self.budget -= 1;
         if left == 0 {
             if w >= self.fin && ws >= self.fin {
+                if self.out.len() >= self.max_cases {
+                    self.complete = false;
+                    self.stopped = Some(Stop::Cases);
+                    self.budget = 0;
+                    return;
+                }
                 let case = make_case(&self.n, w - self.fin, self.fin, self.fin_classes);
                 self.out.push(case);
             }
@@ -339,6 +388,18 @@ mod tests {
             .find(|c| c.key().ends_with("12:31,13:7"))
             .unwrap();
         assert_eq!(heaviest.slack_sigma, "σ^14 + σ^16");
+    }
+
+    #[test]
+    fn the_case_cap_stops_the_enumeration() {
+        let p = Pagoda::improved(&Army::Hexagonal.lattice(), (0, 1)).start_profile(6);
+        let all = enumerate(&p, 40, Golden::ONE, &[1, 2], 60, BUDGET);
+        assert!(all.cases.len() > 10 && all.stopped.is_none());
+        let capped = enumerate_capped(&p, 40, Golden::ONE, &[1, 2], 60, BUDGET, 10, None);
+        assert_eq!(capped.cases.len(), 10);
+        assert!(!capped.complete && capped.stopped == Some(Stop::Cases));
+        let few = enumerate(&p, 40, Golden::ONE, &[1, 2], 60, 100);
+        assert!(!few.complete && few.stopped == Some(Stop::Nodes));
     }
 
     #[test]

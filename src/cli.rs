@@ -1,33 +1,111 @@
 //! The commands behind `solarmy`: argument types, input checks, output formats.
 //!
 //! Input is checked here, once, so every command rejects an unknown army or a level below 1
-//! with one line, before any work starts.
+//! with one line, before any work starts. Errors carry their exit code ([`Error`]): 2 for a
+//! bad command line, 1 for any other failure. Everything for stdout goes through [`emit`],
+//! so a closed pipe ends a command quietly and a full disk is one line, never a panic.
 
 use crate::bounds;
 use crate::export;
 use crate::geometry::Army;
+use crate::golden::Golden;
 use crate::minimum::{self, Outcome, Request, Status};
 use crate::pagoda::Pagoda;
 use crate::render;
 use crate::verify;
 use clap::Args;
 use serde_json::json;
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// Exit codes, for `--help` and the README.
+pub const EXIT_CODES: &str = "Exit codes: 0 answered (optimal, impossible, legal), 1 failure (an input file unreadable \
+or malformed, an illegal play, a file that cannot be written, a solver error), 2 bad command line \
+(unknown option or army, a number out of range), 3 stopped early by --time-limit or Ctrl-C \
+(what was found is still reported).";
+
+const SOLVE_HELP: &str = "Examples:
+  solarmy solve --army hexagonal --level 6              # 36 men, about 3 s
+  solarmy solve --army diagonal --level 5 --json --out armies
+  solarmy solve --army skew --level 7                   # impossible, with the exact weight
+
+Exit codes: 0 answered (optimal or impossible), 1 failure (a file that cannot be written, a
+solver error), 2 bad command line, 3 stopped by --time-limit or Ctrl-C (the best army and the
+bound proven so far are still reported).";
+
+const VERIFY_HELP: &str = "Examples:
+  solarmy verify --army diagonal --level 5 armies/diagonal-5-army.csv armies/diagonal-5-play.csv
+  solarmy verify --army conway --level 2 army.csv - < play.csv
+
+Exit codes: 0 the play is legal and reaches the target, 1 it is not (the first illegal jump is
+named) or a file is unreadable or malformed, 2 bad command line.";
+
+const CASES_HELP: &str = "Examples:
+  solarmy cases --army diagonal --level 8 --size 122    # every case ruled out (Table 5)
+  solarmy cases --army hexagonal --level 7 --size 144 --solve logs
+  solarmy cases --army hexagonal --level 6 --size 36 --solve logs --json
+
+The case log of --solve DIR is DIR/<army>-<level>-<size>-d<x>_<y>[-d<x>_<y>...]-cases.jsonl (one
+d<x>_<y> per last jump); a rerun resumes from it. A feasible case's army and play are written
+to DIR/<army>-<level>-<size>men-army.csv|svg and -play.csv|svg.
+
+Exit codes: 0 answered (every case settled, or the size ruled out), 1 failure, 2 bad command
+line, 3 stopped early (time limit, Ctrl-C, or the enumeration's case or node budget).";
+
+const BOUNDS_HELP: &str = "Examples:
+  solarmy bounds                                        # all five armies
+  solarmy bounds --army diagonal --json
+  solarmy bounds --results results                      # with the IP columns of min-sizes.csv
+
+Exit codes: 0 printed, 1 a malformed min-sizes.csv, 2 bad command line (unknown army, a missing
+--results directory).";
+
+pub const COMPLETIONS_HELP: &str = "Examples:
+  solarmy completions bash > /etc/bash_completion.d/solarmy
+  solarmy completions zsh > ~/.zfunc/_solarmy
+  solarmy completions fish > ~/.config/fish/completions/solarmy.fish
+
+Exit codes: 0 printed, 2 bad command line (an unknown shell).";
+
+pub const MANPAGE_HELP: &str = "Examples:
+  solarmy manpage > solarmy.1 && man ./solarmy.1
+  solarmy manpage | gzip > /usr/local/share/man/man1/solarmy.1.gz
+
+Exit codes: 0 printed, 1 standard output cannot be written.";
+
+/// How much goes to stderr while a command runs.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct Display {
+    /// No progress display on stderr (it is shown only when stderr is a terminal)
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// One line per integer program solved, on stderr, after the run
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+}
+
+impl Display {
+    /// The live display is on when stderr is a terminal and -q was not given, whether or
+    /// not stdout carries JSON.
+    pub fn progress(self) -> bool {
+        !self.quiet && std::io::stderr().is_terminal()
+    }
+}
 
 #[derive(Args, Debug)]
+#[command(after_help = SOLVE_HELP)]
 pub struct SolveArgs {
     /// conway, skew, diagonal, hexagonal or pablito
     #[arg(long)]
     pub army: String,
-    /// Men start in rows y >= level; the target is (0,0)
+    /// Men start in rows y >= level (1 to 2147483647); the target is (0,0)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
-    /// Stop after this many seconds and report the best army and the bound proven so far
-    #[arg(long)]
+    /// Stop after this many seconds (0 < SECS <= 1e9) and report the best army and the bound proven so far
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
-    /// Write <army>-<level>-army.csv and -play.csv here
-    #[arg(long)]
+    /// Write <army>-<level>-army.csv|svg and -play.csv|svg here (checked to be writable before solving)
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// One JSON object on stdout
     #[arg(long)]
@@ -35,8 +113,8 @@ pub struct SolveArgs {
     /// Write each IP as solved (MPS or LP by extension), as FILE-<men>men-d<x>_<y>.<ext>
     #[arg(long, value_name = "FILE")]
     pub write_model: Option<PathBuf>,
-    /// Seconds a direct IP may run before its round is split into cases
-    #[arg(long, default_value_t = 30.0)]
+    /// Seconds a direct IP may run before its round is split into cases (0 < SECS <= 1e9)
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, allow_hyphen_values = true, value_parser = parse_seconds)]
     pub direct_budget: f64,
     /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
     #[arg(long)]
@@ -44,6 +122,8 @@ pub struct SolveArgs {
     /// Write the proof of the answer (JSON; gzip-compressed when FILE ends in .gz), for `solarmy check`
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: Display,
 }
 
 #[derive(Args, Debug)]
@@ -97,67 +177,179 @@ pub fn check(a: &CheckArgs) -> Result<u8, String> {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = VERIFY_HELP)]
 pub struct VerifyArgs {
+    /// conway, skew, diagonal, hexagonal or pablito
     #[arg(long)]
     pub army: String,
+    /// Men must start in rows y >= level (1 to 2147483647)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
-    /// CSV with header x,y
+    /// CSV with header x,y ('-': standard input)
     pub army_csv: PathBuf,
-    /// CSV with columns from_x,from_y,over_x,over_y,to_x,to_y
+    /// CSV with columns from_x,from_y,over_x,over_y,to_x,to_y ('-': standard input, if ARMY_CSV is not)
     pub play_csv: PathBuf,
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = CASES_HELP)]
 pub struct CasesArgs {
+    /// conway, skew, diagonal, hexagonal or pablito
     #[arg(long)]
     pub army: String,
+    /// Men start in rows y >= level (1 to 2147483647)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
-    /// Number of men K
-    #[arg(long)]
+    /// Number of men K (1 up to what the start cells of the pagoda window hold)
+    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = parse_size)]
     pub size: u64,
-    /// Solve every case that no reduction rules out, logging to DIR/<army>-<level>-<size>-cases.jsonl
+    /// Solve every case that no reduction rules out, logging to DIR/<army>-<level>-<K>-d<x>_<y>[-d..]-cases.jsonl
     #[arg(long, value_name = "DIR")]
     pub solve: Option<PathBuf>,
-    /// Seconds per case when solving
-    #[arg(long)]
+    /// Seconds per case when solving (0 < SECS <= 1e9)
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
+    /// One JSON object on stdout (the cases, and with --solve the results)
     #[arg(long)]
     pub json: bool,
     /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
     #[arg(long)]
     pub cbc: bool,
+    /// Stop the enumeration once it holds this many cases (bounds its memory)
+    #[arg(long, value_name = "N", default_value_t = MAX_CASES)]
+    pub max_cases: usize,
+    #[command(flatten)]
+    pub display: Display,
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = BOUNDS_HELP)]
 pub struct BoundsArgs {
     /// One army (default: all five)
     #[arg(long)]
     pub army: Option<String>,
+    /// One JSON object on stdout: {"armies": [...]}
     #[arg(long)]
     pub json: bool,
-    /// Where to look for min-sizes.csv (IP bounds and armies computed before)
-    #[arg(long, default_value = "results")]
-    pub results: PathBuf,
+    /// A directory holding min-sizes.csv (as results/ does): adds its IP bounds and armies
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
 }
 
-pub fn parse_army(s: &str) -> Result<Army, String> {
-    s.parse()
+/// Cases the enumeration of `cases` may hold (a few hundred bytes each: well under 1 GB).
+pub const MAX_CASES: usize = 200_000;
+
+/// Largest `--time-limit` and `--direct-budget`, in seconds (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// An error with its exit code: 2 for a bad command line, 1 for any other failure, and 0
+/// with no message for a closed standard output (the reader has gone: exit quietly).
+#[derive(Debug)]
+pub struct Error {
+    pub code: u8,
+    pub message: String,
 }
 
-pub fn parse_level(s: &str) -> Result<i32, String> {
+impl Error {
+    pub fn usage(message: impl Into<String>) -> Error {
+        Error {
+            code: 2,
+            message: message.into(),
+        }
+    }
+    pub fn failure(message: impl Into<String>) -> Error {
+        Error {
+            code: 1,
+            message: message.into(),
+        }
+    }
+    /// Standard output was closed by its reader.
+    pub fn closed() -> Error {
+        Error {
+            code: 0,
+            message: String::new(),
+        }
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error::failure(message)
+    }
+}
+
+impl From<Error> for String {
+    fn from(e: Error) -> String {
+        e.message
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Writes `text` to standard output and flushes it: a closed pipe is [`Error::closed`], any
+/// other failure (a full disk) one line naming standard output.
+pub fn emit(text: &str) -> Result<(), Error> {
+    let mut o = std::io::stdout().lock();
+    o.write_all(text.as_bytes())
+        .and_then(|_| o.flush())
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Error::closed()
+            } else {
+                Error::failure(format!("cannot write to standard output: {e}"))
+            }
+        })
+}
+
+/// [`emit`] with a newline.
+pub fn emitln(text: &str) -> Result<(), Error> {
+    emit(&format!("{text}\n"))
+}
+
+/// A time in seconds: a number greater than 0 and at most [`MAX_SECONDS`].
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= MAX_SECONDS => Ok(t),
+        _ => Err(format!(
+            "must be a number of seconds greater than 0 and at most {MAX_SECONDS:e}"
+        )),
+    }
+}
+
+/// A number of men: a whole number from 1 (the upper limit depends on the army: see `cases`).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("must be a whole number of men from 1 up".into()),
+    }
+}
+
+pub fn parse_army(s: &str) -> Result<Army, Error> {
+    s.parse().map_err(Error::usage)
+}
+
+/// A level: a whole number from 1 to i32::MAX. Every level above the army's highest
+/// reachable one is answered `impossible`, with the exact weight of its start rows.
+pub fn parse_level(s: &str) -> Result<i32, Error> {
     match s.trim().parse::<i64>() {
-        Ok(n) if n >= 1 && n <= 1000 => Ok(n as i32),
-        Ok(n) => Err(format!("level must be a whole number from 1 up, got {n}")),
-        Err(_) => Err(format!("level must be a whole number from 1 up, got '{s}'")),
+        Ok(n) if n >= 1 && n <= i32::MAX as i64 => Ok(n as i32),
+        _ => Err(Error::usage(format!(
+            "level must be a whole number from 1 to {}, got '{s}'",
+            i32::MAX
+        ))),
     }
 }
 
 /// `--cbc` in a build that has no CBC is refused up front rather than ignored.
-fn check_cbc(asked: bool) -> Result<(), String> {
+fn check_cbc(asked: bool) -> Result<(), Error> {
     if asked && !crate::second::AVAILABLE {
-        return Err("--cbc needs a build with CBC: apt-get install -y coinor-libcbc-dev, then cargo build --release --features cbc".into());
+        return Err(Error::usage(
+            "--cbc needs a build with CBC: apt-get install -y coinor-libcbc-dev, then cargo build --release --features cbc",
+        ));
     }
     Ok(())
 }
@@ -169,19 +361,59 @@ fn install_interrupt_handler() {
     });
 }
 
-pub fn solve(a: &SolveArgs) -> Result<u8, String> {
+/// Creates `dir` if needed and checks that a file can be written in it, so that a long run
+/// does not end with its result unwritable.
+pub fn check_writable(dir: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::failure(format!("cannot create {}: {e}", dir.display())))?;
+    tempfile::Builder::new()
+        .prefix(".solarmy-check-")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| Error::failure(format!("cannot write in {}: {e}", dir.display())))
+}
+
+/// One line per IP solved, for `-v`.
+fn print_rounds(out: &Outcome) {
+    for r in &out.rounds {
+        eprintln!(
+            "IP: {} men, last jump over {:?}, {} cells, {} jumps, board {}, {}, {:.2} s",
+            r.men,
+            r.last_jump,
+            r.cells,
+            r.jumps,
+            if r.board_proven {
+                "proven"
+            } else {
+                "not proven"
+            },
+            r.status,
+            r.seconds
+        );
+    }
+}
+
+pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
-    if let Some(t) = a.time_limit
-        && !(t > 0.0)
-    {
-        return Err(format!("--time-limit must be positive seconds, got {t}"));
-    }
     check_cbc(a.cbc)?;
+    if let Some(dir) = &a.out {
+        check_writable(dir)?;
+    }
+    if let Some(dir) = a.write_model.as_ref().and_then(|f| f.parent())
+        && !dir.as_os_str().is_empty()
+    {
+        check_writable(dir)?;
+    }
+    if let Some(dir) = a.proof.as_ref().and_then(|f| f.parent())
+        && !dir.as_os_str().is_empty()
+    {
+        check_writable(dir)?;
+    }
     install_interrupt_handler();
     let req = Request {
         time_limit: a.time_limit,
-        progress: !a.json && std::io::stderr().is_terminal(),
+        progress: a.display.progress(),
         stability_margin: 2,
         write_model: a.write_model.clone(),
         direct_budget: Some(a.direct_budget),
@@ -190,18 +422,30 @@ pub fn solve(a: &SolveArgs) -> Result<u8, String> {
         ..Request::new(army, level)
     };
     let out = minimum::find_minimum(&req)?;
+    if a.display.verbose {
+        print_rounds(&out);
+    }
+    // The answer first, then the files: a file that cannot be written never hides it.
+    let files = match (&a.out, out.verified) {
+        (Some(dir), true) => Some(output_paths(dir, &format!("{}-{}", out.army, out.level))),
+        _ => None,
+    };
+    let shown = if a.json {
+        emitln(&outcome_json(&out, files.as_ref()).to_string())
+    } else {
+        print_summary(&out)
+    };
+    if let (Some(dir), Some(f)) = (&a.out, &files) {
+        // Written even when standard output has gone: the files were asked for.
+        write_outputs(dir, &out)?;
+        if !a.json && shown.is_ok() {
+            emitln(&format!("wrote {} and {}", f.0.display(), f.1.display()))?;
+        }
+    }
     if let Some(path) = &a.proof {
         write_proof(path, &out)?;
     }
-    let files = match (&a.out, out.verified) {
-        (Some(dir), true) => Some(write_outputs(dir, &out)?),
-        _ => None,
-    };
-    if a.json {
-        println!("{}", outcome_json(&out, files.as_ref()));
-    } else {
-        print_summary(&out, files.as_ref());
-    }
+    shown?;
     Ok(match out.status {
         Status::Optimal | Status::Impossible => 0,
         Status::Open | Status::TimeLimit | Status::Interrupted => 3,
@@ -226,11 +470,30 @@ fn write_proof(path: &std::path::Path, out: &Outcome) -> Result<(), String> {
     export::write_atomic(path, &proof.to_bytes(path)?)
 }
 
-/// Writes the army and play CSV files; returns their paths.
-pub fn write_outputs(dir: &std::path::Path, out: &Outcome) -> Result<(PathBuf, PathBuf), String> {
-    let stem = format!("{}-{}", out.army, out.level);
-    let army = dir.join(format!("{stem}-army.csv"));
-    let play = dir.join(format!("{stem}-play.csv"));
+/// The army and play CSV files `write_outputs` writes for `stem` in `dir`.
+pub fn output_paths(dir: &Path, stem: &str) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("{stem}-army.csv")),
+        dir.join(format!("{stem}-play.csv")),
+    )
+}
+
+/// Writes `solve`'s files for `out`: DIR/<army>-<level>-army.csv|svg and -play.csv|svg;
+/// returns the CSV paths.
+pub fn write_outputs(dir: &Path, out: &Outcome) -> Result<(PathBuf, PathBuf), String> {
+    write_outputs_as(dir, &format!("{}-{}", out.army, out.level), out, true)
+}
+
+/// Writes the army and play as CSV and SVG, DIR/<stem>-army.csv|svg and -play.csv|svg; returns
+/// the CSV paths. `minimum` marks the caption. A failure names the file; no partial file is
+/// left (each is written to a temporary file and renamed into place).
+pub fn write_outputs_as(
+    dir: &Path,
+    stem: &str,
+    out: &Outcome,
+    minimum: bool,
+) -> Result<(PathBuf, PathBuf), String> {
+    let (army, play) = output_paths(dir, stem);
     export::write_atomic(&army, export::army_csv(&out.army_cells).as_bytes())?;
     export::write_atomic(&play, export::play_csv(&out.play).as_bytes())?;
     let lattice = out.army.lattice();
@@ -240,7 +503,7 @@ pub fn write_outputs(dir: &std::path::Path, out: &Outcome) -> Result<(PathBuf, P
         out.army,
         out.level,
         out.army_cells.len(),
-        if out.status == Status::Optimal {
+        if minimum && out.status == Status::Optimal {
             " (minimum)"
         } else {
             ""
@@ -262,7 +525,7 @@ pub fn write_outputs(dir: &std::path::Path, out: &Outcome) -> Result<(PathBuf, P
 }
 
 pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_json::Value {
-    json!({
+    let mut v = json!({
         "army": out.army.name(),
         "level": out.level,
         "status": out.status.as_str(),
@@ -279,35 +542,45 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
         "moves": out.moves,
         "last_jump": out.last_jump,
         "unorderable": out.unorderable,
+        "unresolved": out.unresolved,
+        "ips": out.ips,
+        "proof_complete": out.proof_complete,
         "case_logs": out.case_logs,
         "order_seconds": out.order_seconds,
         "army_csv": files.map(|f| f.0.display().to_string()),
         "play_csv": files.map(|f| f.1.display().to_string()),
         "rounds": out.rounds,
-    })
+    });
+    if out.status == Status::Impossible {
+        // No board was built: an impossible level reports none.
+        for key in ["board_proven", "stable", "cells", "jumps"] {
+            v.as_object_mut().unwrap().remove(key);
+        }
+    }
+    v
 }
 
-fn print_summary(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) {
-    println!("army {}  level {}", out.army, out.level);
+fn print_summary(out: &Outcome) -> Result<(), Error> {
+    let mut s = format!("army {}  level {}\n", out.army, out.level);
     match out.status {
         Status::Impossible => {
-            println!(
-                "impossible: {}",
+            s += &format!(
+                "impossible: {}\n",
                 out.reason.as_deref().unwrap_or("pagoda bound")
             );
-            return;
+            return emit(&s);
         }
-        s => println!("status {}", s.as_str()),
+        st => s += &format!("status {}\n", st.as_str()),
     }
     let show = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
-    println!(
-        "minimum {}  (lower bound {}, pagoda bound {})",
+    s += &format!(
+        "minimum {}  (lower bound {}, pagoda bound {})\n",
         show(out.min_size),
         show(out.lower_bound),
         show(out.pagoda_bound)
     );
-    println!(
-        "board {} cells, {} jumps; proven to hold every useful cell: {}{}",
+    s += &format!(
+        "board {} cells, {} jumps; proven to hold every useful cell: {}{}\n",
         out.cells,
         out.jumps,
         if out.board_proven { "yes" } else { "no" },
@@ -318,44 +591,62 @@ fn print_summary(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) {
         }
     );
     if out.verified {
-        println!(
-            "play verified: {} men, {} jumps, {} moves, last jump over {:?}",
+        s += &format!(
+            "play verified: {} men, {} jumps, {} moves, last jump over {:?}\n",
             out.army_cells.len(),
             out.play.len(),
             out.moves,
             out.last_jump.unwrap_or((0, 0))
         );
     }
-    println!(
-        "{} integer programs, {:.2} s",
-        out.rounds.len(),
-        out.seconds
-    );
-    if let Some((a, p)) = files {
-        println!("wrote {} and {}", a.display(), p.display());
-    }
+    s += &format!("{} integer programs, {:.2} s\n", out.ips, out.seconds);
+    emit(&s)
 }
 
-pub fn verify(a: &VerifyArgs) -> Result<u8, String> {
+pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
+    let dash = Path::new("-");
+    if a.army_csv == dash && a.play_csv == dash {
+        return Err(Error::usage(
+            "standard input ('-') can stand for ARMY_CSV or PLAY_CSV, not both",
+        ));
+    }
     let men = export::read_army(&a.army_csv)?;
     let play = export::read_play(&a.play_csv)?;
     let r = verify::replay(&army.lattice(), level, &men, &play)?;
-    println!(
+    emitln(&format!(
         "legal: {} men, {} jumps, {} moves, {} men left, target (0,0) reached at level {level}",
         r.men, r.jumps, r.moves, r.men_left
-    );
+    ))?;
     Ok(0)
 }
 
-pub fn bounds(a: &BoundsArgs) -> Result<u8, String> {
+pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
     let armies = match &a.army {
         Some(s) => vec![parse_army(s)?],
         None => Army::ALL.to_vec(),
     };
+    let computed = match &a.results {
+        None => Vec::new(),
+        Some(dir) => {
+            if !dir.is_dir() {
+                return Err(Error::usage(format!(
+                    "--results {}: no such directory",
+                    dir.display()
+                )));
+            }
+            let file = dir.join("min-sizes.csv");
+            if !file.is_file() {
+                return Err(Error::usage(format!(
+                    "--results {}: holds no min-sizes.csv",
+                    dir.display()
+                )));
+            }
+            export::read_min_sizes(&file)?
+        }
+    };
     let mut all: Vec<_> = armies.into_iter().map(bounds::army_bounds).collect();
-    let computed = export::read_min_sizes(&a.results.join("min-sizes.csv"))?;
     for b in &mut all {
         for l in &mut b.levels {
             if let Some(r) = computed
@@ -367,64 +658,277 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, String> {
         }
     }
     if a.json {
-        let v = if all.len() == 1 {
-            serde_json::to_value(&all[0])
-        } else {
-            serde_json::to_value(&all)
-        };
-        println!("{}", v.map_err(|e| e.to_string())?);
+        emitln(&json!({ "armies": all }).to_string())?;
         return Ok(0);
     }
+    let mut s = String::new();
+    let show = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
     for b in &all {
-        println!("{} army: highest reachable level {}", b.army, b.max_level);
-        println!(
-            "  level  pagoda bound  IP bound  best army  status      slack of the heaviest army"
-        );
+        s += &format!("{} army: highest reachable level {}\n", b.army, b.max_level);
+        if a.results.is_some() {
+            s += "  level  pagoda bound  IP bound  best army  status      slack of the heaviest army\n";
+        } else {
+            s += "  level  pagoda bound  slack of the heaviest army\n";
+        }
         for l in &b.levels {
+            let slack = format!("{} = {} ≈ {:.3e}", l.slack_sigma, l.slack, l.slack_value);
+            if a.results.is_none() {
+                s += &format!("  {:>5}  {:>12}  {slack}\n", l.level, l.lower_bound);
+                continue;
+            }
             let (ip, best, status) = match &l.computed {
-                Some(r) => (r.lower_bound.clone(), r.min_size.clone(), r.status.clone()),
+                Some(r) => (show(r.lower_bound), show(r.min_size), r.status.clone()),
                 None => ("-".into(), "-".into(), "-".into()),
             };
-            println!(
-                "  {:>5}  {:>12}  {:>8}  {:>9}  {:<10}  {} = {} ≈ {:.3e}",
-                l.level, l.lower_bound, ip, best, status, l.slack_sigma, l.slack, l.slack_value
+            s += &format!(
+                "  {:>5}  {:>12}  {:>8}  {:>9}  {:<10}  {slack}\n",
+                l.level, l.lower_bound, ip, best, status
             );
         }
     }
+    emit(&s)?;
     Ok(0)
 }
 
-pub fn cases(a: &CasesArgs) -> Result<u8, String> {
+/// The start cells the pagoda window holds, up to the exponent the case enumeration may
+/// enter, for the last jump d: more men than this cannot be split into cases.
+fn window_capacity(pagoda: &Pagoda, level: i32) -> (u64, i32) {
+    let profile = pagoda.start_profile(level);
+    let cap = pagoda.trusted_exponent() - 8;
+    ((0..=cap).map(|e| profile.count(e)).sum(), cap)
+}
+
+/// Last jumps ruled out by weight (with the heaviest weight), and why the enumeration stopped.
+type Screened = (Vec<(crate::geometry::Cell, Golden)>, Option<String>);
+
+/// What `cases` checks before it builds the sweep: that the pagoda window holds `size` men
+/// (else a usage error), which last jumps no army of `size` men is heavy enough for (with
+/// the heaviest army's weight), and whether the enumeration of the others stops at its
+/// case cap or node budget (why, in one line). The enumeration is bounded in memory by
+/// `max_cases`, so a size far above the minimum stops here rather than in the sweep.
+fn screen(army: Army, level: i32, size: u64, max_cases: usize) -> Result<Screened, Error> {
+    let lattice = army.lattice();
+    let mut light = Vec::new();
+    for d in lattice.last_jump_directions() {
+        let pagoda = Pagoda::improved(&lattice, d);
+        let (room, top) = window_capacity(&pagoda, level);
+        if size > room {
+            return Err(Error::usage(format!(
+                "--size {size}: more men than the start cells up to exponent {top} hold ({room}), the most solarmy's pagoda window can split into cases"
+            )));
+        }
+        let profile = pagoda.start_profile(level);
+        let (_, heaviest) = profile.heaviest(size);
+        if heaviest < Golden::ONE {
+            light.push((d, heaviest));
+            continue;
+        }
+        let all = crate::cases::enumerate_capped(
+            &profile,
+            size,
+            Golden::ONE,
+            &[1, 2],
+            top,
+            crate::cases::BUDGET,
+            max_cases,
+            crate::pagoda::sharper_profile(army, d, level).as_ref(),
+        );
+        let why = match all.stopped {
+            Some(crate::cases::Stop::Cases) => format!("{max_cases} cases (--max-cases)"),
+            Some(crate::cases::Stop::Nodes) => {
+                format!("{} nodes (its node budget)", crate::cases::BUDGET)
+            }
+            None => continue,
+        };
+        return Ok((
+            light,
+            Some(format!(
+                "the enumeration stopped at {why} for the last jump over {d:?}: armies of {size} men, far above the minimum, have too many profiles to list"
+            )),
+        ));
+    }
+    Ok((light, None))
+}
+
+pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
+    let head = json!({"army": army.name(), "level": level, "men": a.size});
+    let object = |extra: serde_json::Value| {
+        let mut v = head.clone();
+        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+            o.extend(e.clone());
+        }
+        v.to_string()
+    };
     if let Some(reason) = crate::pagoda::impossibility_reason(army, level) {
-        println!("impossible: {reason}");
+        if a.json {
+            emitln(&object(json!({"status": "impossible", "reason": reason})))?;
+        } else {
+            emitln(&format!("impossible: {reason}"))?;
+        }
         return Ok(0);
     }
     check_cbc(a.cbc)?;
+    let lattice = army.lattice();
+    let (light, stopped) = screen(army, level, a.size, a.max_cases)?;
+    let light_json: Vec<_> = light
+        .iter()
+        .map(|(d, w)| json!({"last_jump": d, "heaviest_weight": w.to_string(), "heaviest_weight_value": w.to_f64()}))
+        .collect();
+    let light_lines: String = light
+        .iter()
+        .map(|(d, w)| {
+            format!(
+                "{army} army, level {level}, {} men, last jump over {d:?}: ruled out by weight: the heaviest {} men weigh {w} ≈ {:.6} < 1\n",
+                a.size,
+                a.size,
+                w.to_f64()
+            )
+        })
+        .collect();
+    if let Some(why) = stopped {
+        if a.json {
+            emitln(&object(json!({"status": "stopped", "reason": why})))?;
+        }
+        return Err(Error {
+            code: 3,
+            message: why,
+        });
+    }
+    if light.len() == lattice.last_jump_directions().len() {
+        if a.json {
+            emitln(&object(
+                json!({"status": "ruled_out_by_weight", "ruled_out_by_weight": light_json}),
+            ))?;
+        } else {
+            emit(&light_lines)?;
+        }
+        return Ok(0);
+    }
+    if let Some(dir) = &a.solve {
+        check_writable(dir)?;
+    }
     install_interrupt_handler();
     let mut sweep = crate::sweep::Sweep::new(army, level, a.size);
     sweep.second_opinion = a.cbc;
-    if a.json && a.solve.is_none() {
-        println!(
-            "{}",
-            serde_json::to_string(&sweep.families).map_err(|e| e.to_string())?
-        );
-        return Ok(0);
-    }
+    let complete = sweep.families.iter().all(|f| f.complete);
+    let mut fields = json!({
+        "status": "cases",
+        "ruled_out_by_weight": light_json,
+        "enumeration_complete": complete,
+        "families": sweep.families,
+        "solved": a.solve.is_some(),
+    });
     if !a.json {
-        print!("{}", sweep.table());
+        emit(&light_lines)?;
+        emit(&sweep.table())?;
     }
-    let Some(dir) = &a.solve else { return Ok(0) };
-    let progress = !a.json && std::io::stderr().is_terminal();
-    let report = sweep.solve(dir, a.time_limit, progress)?;
-    if a.json {
-        println!(
-            "{}",
-            serde_json::to_string(&report).map_err(|e| e.to_string())?
+    if !complete {
+        eprintln!(
+            "solarmy: the enumeration was cut at its exponent cap: the cases are not proven to cover every army of {} men",
+            a.size
         );
-    } else {
-        println!("{}", report.summary());
     }
+    let Some(dir) = &a.solve else {
+        if a.json {
+            emitln(&object(fields))?;
+        }
+        return Ok(0);
+    };
+    let report = sweep.solve(dir, a.time_limit, a.display.progress())?;
+    if a.display.verbose {
+        for r in &report.results {
+            eprintln!(
+                "case {:?} {}: {}, {} cells, {} jumps, {:.2} s",
+                r.last_jump, r.case, r.status, r.cells, r.jumps, r.seconds
+            );
+        }
+    }
+    let stem = format!("{army}-{level}-{}men", a.size);
+    let files = report.found.as_ref().map(|_| output_paths(dir, &stem));
+    if let Some(o) = fields.as_object_mut() {
+        if let Ok(serde_json::Value::Object(r)) = serde_json::to_value(&report) {
+            o.extend(r);
+        }
+        o.insert(
+            "army_csv".into(),
+            json!(files.as_ref().map(|f| f.0.display().to_string())),
+        );
+        o.insert(
+            "play_csv".into(),
+            json!(files.as_ref().map(|f| f.1.display().to_string())),
+        );
+    }
+    let shown = if a.json {
+        emitln(&object(fields))
+    } else {
+        emitln(&report.summary())
+    };
+    if let Some(found) = &report.found {
+        write_outputs_as(dir, &stem, found, false)?;
+        if let (false, Ok(()), Some(f)) = (a.json, &shown, &files) {
+            emitln(&format!("wrote {} and {}", f.0.display(), f.1.display()))?;
+        }
+    }
+    shown?;
     Ok(if report.complete { 0 } else { 3 })
+}
+
+/// `solarmy completions SHELL`: the completion script on stdout.
+pub fn completions(mut cmd: clap::Command, shell: clap_complete::Shell) -> Result<u8, Error> {
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "solarmy", &mut buf);
+    emit(&String::from_utf8_lossy(&buf))?;
+    Ok(0)
+}
+
+/// `solarmy manpage`: the manual page, roff, on stdout.
+pub fn manpage(cmd: clap::Command) -> Result<u8, Error> {
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(cmd)
+        .render(&mut buf)
+        .map_err(|e| Error::failure(format!("cannot render the manual page: {e}")))?;
+    emit(&String::from_utf8_lossy(&buf))?;
+    Ok(0)
+}
+
+/// A command-line error from clap: help and version go to stdout (exit 0); anything else is
+/// one line on stderr and exit 2.
+pub fn usage_error(e: clap::Error) -> Error {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match emit(&e.render().to_string()) {
+            Ok(()) => Error::closed(),
+            Err(err) => err,
+        },
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            Error::usage(
+                "a command is needed: solve, verify, cases, bounds, completions or manpage (solarmy --help)",
+            )
+        }
+        _ => {
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("bad command line")
+                .trim_start_matches("error: ")
+                .to_string();
+            Error::usage(format!("{line} (see --help)"))
+        }
+    }
+}
+
+/// The exit code of a command's result; an error is one line on stderr.
+pub fn finish(result: Result<u8, Error>) -> std::process::ExitCode {
+    match result {
+        Ok(code) => std::process::ExitCode::from(code),
+        Err(e) => {
+            if !e.message.is_empty() {
+                let _ = writeln!(std::io::stderr(), "solarmy: {}", e.message);
+            }
+            std::process::ExitCode::from(e.code)
+        }
+    }
 }

@@ -8,29 +8,30 @@
 use crate::geometry::Cell;
 use crate::verify::Step;
 use std::fs;
+use std::io::Read;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Writes `bytes` to `path` atomically (temporary file in the same directory, then rename).
+/// Writes `bytes` to `path` atomically: to a temporary file in the same directory
+/// (`tempfile`), synced, then renamed into place. A failure names `path` and the reason and
+/// leaves no partial file (the temporary file is removed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if let Some(d) = dir {
-        fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
-    }
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{} is not a file path", path.display()))?;
-    let tmp: PathBuf = path.with_file_name(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let mut f =
-        fs::File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut f = tempfile::Builder::new()
+        .prefix(".solarmy-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| fail(&e))?;
     f.write_all(bytes)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .and_then(|_| f.as_file().sync_all())
+        .map_err(|e| fail(&e))?;
+    f.persist(path).map_err(|e| fail(&e.error))?;
+    Ok(())
 }
 
 pub fn army_csv(army: &[Cell]) -> String {
@@ -69,8 +70,18 @@ pub fn play_csv(play: &[Step]) -> String {
 }
 
 /// Reads integer columns by name from a CSV file; errors name the file and line.
+/// `-` is standard input.
 fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<i32>>, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (text, path) = if path == Path::new("-") {
+        let mut t = String::new();
+        std::io::stdin()
+            .read_to_string(&mut t)
+            .map_err(|e| format!("standard input: {e}"))?;
+        (t, Path::new("standard input"))
+    } else {
+        let t = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        (t, path)
+    };
     let mut r = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
@@ -134,23 +145,20 @@ pub fn read_play(path: &Path) -> Result<Vec<Step>, String> {
         .collect())
 }
 
-/// One row of results/min-sizes.csv.
+/// One row of results/min-sizes.csv (an empty cell is None).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct MinSizeRow {
     pub army: String,
     pub level: i32,
-    pub min_size: String,
-    pub lower_bound: String,
+    pub min_size: Option<u64>,
+    pub lower_bound: Option<u64>,
     pub status: String,
-    pub board_proven: String,
-    pub seconds: String,
+    pub board_proven: bool,
+    pub seconds: f64,
 }
 
-/// Reads results/min-sizes.csv; a missing file is an empty table, a malformed one an error.
+/// Reads results/min-sizes.csv; a missing or malformed file is an error naming it.
 pub fn read_min_sizes(path: &Path) -> Result<Vec<MinSizeRow>, String> {
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
     let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     r.deserialize()
         .map(|row| row.map_err(|e| format!("{}: {e}", path.display())))

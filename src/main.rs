@@ -1,10 +1,11 @@
 //! The `solarmy` command line. Thin: parsing, printing, exit codes.
 //!
-//! Exit codes: 0 answered (optimal or impossible; a play verified), 1 bad input or failure
-//! (one line on stderr), 3 stopped early by a time limit or Ctrl-C (what was found is still
-//! reported).
+//! Exit codes: 0 answered (optimal or impossible; a play verified), 1 failure (an input file
+//! unreadable or malformed, an illegal play, a file that cannot be written; one line on
+//! stderr), 2 bad command line (one line on stderr), 3 stopped early by a time limit or
+//! Ctrl-C (what was found is still reported).
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use solarmy::cli;
 use std::process::ExitCode;
 
@@ -12,7 +13,8 @@ use std::process::ExitCode;
 #[command(
     name = "solarmy",
     version,
-    about = "Minimum size of a solitaire army: pagoda bounds, integer programs on HiGHS, verified plays"
+    about = "Minimum size of a solitaire army: pagoda bounds, integer programs on HiGHS, verified plays",
+    after_help = cli::EXIT_CODES
 )]
 struct Args {
     #[command(subcommand)]
@@ -31,22 +33,29 @@ enum Command {
     Cases(cli::CasesArgs),
     /// Re-verify proof files written by `solve --proof`, step by step.
     Check(cli::CheckArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
+    #[command(after_help = cli::COMPLETIONS_HELP)]
+    Completions {
+        /// The shell to complete for
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on stdout.
+    #[command(after_help = cli::MANPAGE_HELP)]
+    Manpage,
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    let result = match args.command {
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => return cli::finish(Err(cli::usage_error(e))),
+    };
+    cli::finish(match args.command {
         Command::Solve(a) => cli::solve(&a),
         Command::Verify(a) => cli::verify(&a),
         Command::Bounds(a) => cli::bounds(&a),
         Command::Cases(a) => cli::cases(&a),
-        Command::Check(a) => cli::check(&a),
-    };
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            eprintln!("solarmy: {e}");
-            ExitCode::from(1)
-        }
-    }
+        Command::Check(a) => cli::check(&a).map_err(Into::into),
+        Command::Completions { shell } => cli::completions(Args::command(), shell),
+        Command::Manpage => cli::manpage(Args::command()),
+    })
 }

@@ -106,7 +106,12 @@ impl Pagoda {
     }
 
     /// Start cells (rows y >= level) counted by exponent, exactly, with the linear tail.
+    /// Levels above [`WINDOW_LEVEL`] are beyond the window (see [`StartWeight`] for them).
     pub fn start_profile(&self, level: i32) -> Profile {
+        assert!(
+            level <= WINDOW_LEVEL,
+            "start_profile: level {level} is beyond the pagoda window (at most {WINDOW_LEVEL})"
+        );
         let top = self.trusted_exponent();
         let mut counts = vec![0u64; (top + 1).max(0) as usize];
         for y in level.max(-RADIUS)..=RADIUS {
@@ -357,16 +362,92 @@ pub fn sharper_profile(army: Army, d: Cell, level: i32) -> Option<Profile> {
     agree.then(|| sharp.start_profile(level))
 }
 
+/// Levels whose start rows the pagoda window counts exactly: above it the counts per
+/// exponent no longer reach their linear tail inside the window. Above this level
+/// [`StartWeight`] uses its closed form, and every army is far beyond its highest level.
+pub const WINDOW_LEVEL: i32 = 40;
+
+/// Up to this level σ^n (and the start rows' weight) is printed as a + bσ; beyond it the
+/// integers outgrow i128 and the weight is printed as σ^n times its exact factor.
+const PRINT_EXACT_LEVEL: i32 = 150;
+
+/// The weight of all start rows y >= n under the standard function, exactly, as
+/// σ^n (p·n + q) with p, q in Z[σ].
+///
+/// Why that form holds for every n: under the standard function (the distance from the
+/// target) row y >= 1 of every army holds a fixed number of cells at exponent y, growing by
+/// a fixed step per row, and beyond them cells at exponents y + 1, y + 2, … in a pattern
+/// that does not depend on y (Conway: 1 cell at y, 2 at each e > y; diagonal: 2y + 1 at y
+/// and 2 at each e > y; hexagonal: y + 1 at y and 2 at each e > y; skew: y + 1 at y and 2 at
+/// every second e > y; Pablito: y + 1 at y, none beyond). So the weight of row y is
+/// σ^y (a·y + b), and summing σ^y (a·y + b) over y >= n gives σ^n (p·n + q). p and q are
+/// read off the window at two levels and [`StartWeight::of`] checks them against a third;
+/// the test `closed_form_matches_the_window` checks them at every level the window counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartWeight {
+    pub level: i32,
+    /// p·n + q: the weight divided by σ^n.
+    pub factor: Golden,
+}
+
+impl StartWeight {
+    /// The weight of rows y >= `level` (level >= 1) for `army`.
+    pub fn of(army: Army, level: i32) -> StartWeight {
+        let p = Pagoda::standard(&army.lattice());
+        let factor_at = |n: i32| p.start_profile(n).total() * Golden::pow(-n);
+        if level <= WINDOW_LEVEL {
+            return StartWeight {
+                level,
+                factor: factor_at(level),
+            };
+        }
+        let (n0, n1, n2) = (WINDOW_LEVEL - 2, WINDOW_LEVEL - 1, WINDOW_LEVEL);
+        let (f0, f1, f2) = (factor_at(n0), factor_at(n1), factor_at(n2));
+        let slope = f1 - f0;
+        assert_eq!(f2 - f1, slope, "start rows' weight is not σ^n (p·n + q)");
+        let q = f0 - n0 as i128 * slope;
+        StartWeight {
+            level,
+            factor: level as i128 * slope + q,
+        }
+    }
+
+    /// The exact weight as a + bσ, when it fits (levels up to 150).
+    pub fn exact(&self) -> Option<Golden> {
+        (self.level <= PRINT_EXACT_LEVEL).then(|| Golden::pow(self.level) * self.factor)
+    }
+
+    /// Whether the start rows weigh more than the target. Above [`WINDOW_LEVEL`] they never
+    /// do: the weight falls as the level grows, and the test `closed_form_matches_the_window`
+    /// checks that it is already at most 1 at that level for every army.
+    pub fn exceeds_one(&self) -> bool {
+        self.level <= WINDOW_LEVEL && Golden::pow(self.level) * self.factor > Golden::ONE
+    }
+
+    /// log10 of the weight (the weight itself underflows f64 beyond level ~1,500).
+    pub fn log10(&self) -> f64 {
+        self.level as f64 * ((5f64.sqrt() - 1.0) / 2.0).log10() + self.factor.to_f64().log10()
+    }
+}
+
+impl std::fmt::Display for StartWeight {
+    /// "σ^42·(…) = a + bσ ≈ 1.2e-9", or without the a + bσ form above level 150.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "σ^{}·({})", self.level, self.factor)?;
+        if let Some(g) = self.exact() {
+            write!(f, " = {g}")?;
+        }
+        let l = self.log10();
+        let (e, m) = (l.floor(), 10f64.powf(l - l.floor()));
+        write!(f, " ≈ {m:.6}e{e}")
+    }
+}
+
 /// Why a level is out of reach: the exact weight of all start rows against the target's.
 pub fn impossibility_reason(army: Army, level: i32) -> Option<String> {
-    let p = Pagoda::standard(&army.lattice());
-    let total = p.start_profile(level).total();
-    (total <= Golden::ONE).then(|| {
-        format!(
-            "pagoda: all rows y >= {level} together weigh {} = {:.6} <= 1, the target's weight",
-            total,
-            total.to_f64()
-        )
+    let w = StartWeight::of(army, level);
+    (!w.exceeds_one()).then(|| {
+        format!("pagoda: all rows y >= {level} together weigh {w} <= 1, the target's weight")
     })
 }
 
@@ -453,6 +534,43 @@ mod tests {
         assert_eq!(row(&p, 0, 0..=0), vec![-1]);
         assert_eq!(row(&p, 1, 0..=1), vec![1, -1]);
         assert_eq!(row(&p, 6, 0..=6), vec![6, 6, 6, 6, 6, 6, -1]);
+    }
+
+    #[test]
+    fn closed_form_matches_the_window() {
+        for army in Army::ALL {
+            let p = Pagoda::standard(&army.lattice());
+            let far = StartWeight::of(army, WINDOW_LEVEL + 1);
+            let slope = StartWeight::of(army, WINDOW_LEVEL + 2).factor - far.factor;
+            let q = far.factor - (WINDOW_LEVEL + 1) as i128 * slope;
+            for n in 1..=WINDOW_LEVEL {
+                let w = p.start_profile(n).total();
+                assert_eq!(
+                    StartWeight::of(army, n).factor,
+                    n as i128 * slope + q,
+                    "{army} {n}"
+                );
+                assert_eq!(
+                    Golden::pow(n) * StartWeight::of(army, n).factor,
+                    w,
+                    "{army} {n}"
+                );
+                assert_eq!(StartWeight::of(army, n).exceeds_one(), w > Golden::ONE);
+            }
+            // Monotone and at most 1 at the window's edge: every level beyond is impossible.
+            assert!(!StartWeight::of(army, WINDOW_LEVEL).exceeds_one(), "{army}");
+            let big = StartWeight::of(army, i32::MAX);
+            assert!(big.exact().is_none() && big.log10() < -4e8, "{army}");
+            assert!(
+                impossibility_reason(army, 1000)
+                    .unwrap()
+                    .contains("σ^1000·(")
+            );
+        }
+        // Conway: each row weighs σ^y (1 + 2σ/(1 − σ)) = σ^y (1 + 2σ^{−1}), so the rows
+        // y >= n weigh σ^n (1 + 2σ^{−1}) σ^{−2}.
+        let c = StartWeight::of(Army::Conway, 77).factor;
+        assert_eq!(c, (Golden::ONE + 2 * Golden::pow(-1)) * Golden::pow(-2));
     }
 
     #[test]

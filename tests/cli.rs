@@ -113,7 +113,8 @@ fn solve_json_writes_files_that_verify_accepts_and_corruptions_it_rejects() {
 fn bounds_json_has_levels() {
     let (code, out, _) = solarmy(&["bounds", "--army", "diagonal", "--json"]);
     assert_eq!(code, 0);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let all: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = &all["armies"][0];
     assert_eq!(v["max_level"], 8);
     assert_eq!(v["levels"][7]["lower_bound"], 122);
     assert_eq!(v["levels"][7]["slack_sigma"], "σ^14 + σ^16");
