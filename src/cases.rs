@@ -393,12 +393,12 @@ mod tests {
     #[test]
     fn the_case_cap_stops_the_enumeration() {
         let p = Pagoda::improved(&Army::Hexagonal.lattice(), (0, 1)).start_profile(6);
-        let all = enumerate(&p, 40, Golden::ONE, &[1, 2], 60, BUDGET);
+        let all = enumerate(&p, 40, Golden::ONE, &[1, 2], 60, BUDGET, None);
         assert!(all.cases.len() > 10 && all.stopped.is_none());
         let capped = enumerate_capped(&p, 40, Golden::ONE, &[1, 2], 60, BUDGET, 10, None);
         assert_eq!(capped.cases.len(), 10);
         assert!(!capped.complete && capped.stopped == Some(Stop::Cases));
-        let few = enumerate(&p, 40, Golden::ONE, &[1, 2], 60, 100);
+        let few = enumerate(&p, 40, Golden::ONE, &[1, 2], 60, 100, None);
         assert!(!few.complete && few.stopped == Some(Stop::Nodes));
     }
 

@@ -119,7 +119,7 @@ fn round(army: Army, level: i32, k: u64) -> Vec<((i32, i32), Board, Spec)> {
         let mut limit = Limit::new(&profile, k, Golden::ONE, MARGIN).unwrap();
         if !limit.proven {
             let cap = pagoda.trusted_exponent() - 8;
-            if let Some(l) = cases::enumerate(&profile, k, Golden::ONE, &[1, 2], cap, 300_000)
+            if let Some(l) = cases::enumerate(&profile, k, Golden::ONE, &[1, 2], cap, 300_000, None)
                 .limit(k)
                 .filter(|l| l.max_exponent <= cap)
             {
