@@ -6,6 +6,7 @@ use common::solarmy;
 use solarmy::geometry::Army;
 use solarmy::minimum::{Request, find_minimum};
 use solarmy::proof::check::{Options, check};
+use solarmy::proof::farkas::Tree;
 use solarmy::proof::format::{CaseOutcome, Evidence, Proof, Reduction};
 
 fn proof(army: Army, level: i32, split: bool) -> Proof {
@@ -26,6 +27,21 @@ fn damaged(p: &Proof, damage: impl FnOnce(&mut Proof)) -> String {
     let s = e.to_string();
     assert!(s.starts_with(&format!("step {} (", e.step)), "{s}");
     s
+}
+
+/// The first Farkas leaf of a certificate tree.
+fn first_leaf(t: &mut Tree) -> &mut solarmy::proof::farkas::Farkas {
+    match t {
+        Tree::Leaf(f) => f,
+        Tree::Split { below, above, .. } => {
+            if matches!(**below, Tree::Empty) {
+                first_leaf(above)
+            } else {
+                first_leaf(below)
+            }
+        }
+        Tree::Empty => panic!("an empty box has no multipliers"),
+    }
 }
 
 fn cases(p: &mut Proof) -> &mut Vec<solarmy::proof::format::CaseProof> {
@@ -99,6 +115,17 @@ fn a_direct_proof_checks_and_its_damage_is_named() {
         jumps[j].2 = (jumps[j].2.0 + 1, jumps[j].2.1);
     });
     assert!(e.contains("play") && e.contains("illegal"), "{e}");
+    let e = damaged(&p, |q| {
+        for r in &mut q.rounds {
+            if let Evidence::Direct { ip, .. } = &mut r.evidence {
+                // The opposite combination of rows proves nothing.
+                for m in &mut first_leaf(ip.certificate.as_mut().unwrap()).multipliers {
+                    m.1 = -m.1;
+                }
+            }
+        }
+    });
+    assert!(e.contains("certificate"), "{e}");
     let e = damaged(&p, |q| {
         q.rounds
             .retain(|r| !matches!(r.evidence, Evidence::Direct { .. }));
