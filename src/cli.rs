@@ -119,6 +119,9 @@ pub struct SolveArgs {
     /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
     #[arg(long)]
     pub cbc: bool,
+    /// Cases of a split round solved at once, each HiGHS on its own thread (default: the cores)
+    #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
     /// Write the proof of the answer (JSON; gzip-compressed when FILE ends in .gz), for `solarmy check`
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
@@ -215,6 +218,9 @@ pub struct CasesArgs {
     /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
     #[arg(long)]
     pub cbc: bool,
+    /// Cases of a split round solved at once, each HiGHS on its own thread (default: the cores)
+    #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
     /// Stop the enumeration once it holds this many cases (bounds its memory)
     #[arg(long, value_name = "N", default_value_t = MAX_CASES)]
     pub max_cases: usize,
@@ -328,6 +334,11 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     }
 }
 
+/// The number of cores, the default of `--jobs`.
+fn default_jobs() -> u16 {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(1024) as u16)
+}
+
 pub fn parse_army(s: &str) -> Result<Army, Error> {
     s.parse().map_err(Error::usage)
 }
@@ -419,6 +430,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         direct_budget: Some(a.direct_budget),
         case_dir: a.out.clone(),
         second_opinion: a.cbc,
+        jobs: a.jobs as usize,
         ..Request::new(army, level)
     };
     let out = minimum::find_minimum(&req)?;
@@ -812,6 +824,7 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     install_interrupt_handler();
     let mut sweep = crate::sweep::Sweep::new(army, level, a.size);
     sweep.second_opinion = a.cbc;
+    sweep.jobs = a.jobs as usize;
     let complete = sweep.families.iter().all(|f| f.complete);
     let mut fields = json!({
         "status": "cases",

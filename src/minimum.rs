@@ -53,6 +53,8 @@ pub struct Request {
     /// Fault injection for tests: treat the first this many IP solutions as unorderable, as
     /// if the backtracker had run out of its budget.
     pub refuse_orderings: usize,
+    /// Cases of a split round solved at once ([`crate::sweep::Sweep::solve`]).
+    pub jobs: usize,
 }
 
 impl Request {
@@ -70,6 +72,7 @@ impl Request {
             case_dir: None,
             second_opinion: false,
             refuse_orderings: 0,
+            jobs: 1,
         }
     }
 }
@@ -606,6 +609,7 @@ impl Search<'_> {
         let mut sweep =
             crate::sweep::Sweep::with_directions(self.req.army, self.req.level, k, &[d], 0);
         sweep.second_opinion = self.req.second_opinion;
+        sweep.jobs = self.req.jobs;
         if let Some(pb) = &self.progress {
             pb.set_message(format!(
                 "{} level {}: {k} men, direct IP too slow, splitting into cases",
@@ -750,6 +754,7 @@ impl Search<'_> {
                     req.stability_margin,
                 );
                 sweep.second_opinion = req.second_opinion;
+                sweep.jobs = req.jobs;
                 let report = sweep.solve(log_dir, self.remaining(), req.progress)?;
                 if !report.complete || report.found.is_some() {
                     return Ok(false);

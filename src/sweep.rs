@@ -29,7 +29,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 /// The cases of one last jump d.
 #[derive(Clone, Debug, Serialize)]
@@ -55,6 +56,8 @@ pub struct Sweep {
     pub extra: i32,
     /// Re-prove every infeasible case with CBC ([`crate::second`]).
     pub second_opinion: bool,
+    /// Cases solved at once, each on its own thread.
+    pub jobs: usize,
 }
 
 /// One line of the case log.
@@ -212,6 +215,7 @@ impl Sweep {
             families,
             extra,
             second_opinion: false,
+            jobs: 1,
         }
     }
 
@@ -344,7 +348,10 @@ impl Sweep {
         }
     }
 
-    /// Solves every case still open, resuming from the case log in `dir`.
+    /// Solves every case still open, resuming from the case log in `dir`, on `jobs` threads
+    /// (each HiGHS instance single-threaded). The log is written by this thread alone: its
+    /// stamp and the resumed lines at once, then one appended line per case as it settles
+    /// (a line torn by a crash does not parse and is solved again).
     pub fn solve(
         &self,
         dir: &Path,
@@ -388,59 +395,104 @@ impl Sweep {
             solved: 0,
             evidence: Vec::new(),
         };
-        let header = serde_json::to_string(&Header {
-            stamp: self.stamp(self.extra),
-        })
-        .map_err(|e| e.to_string())?;
-        let save = |results: &[CaseResult]| -> Result<(), String> {
-            let mut text = header.clone() + "\n";
-            for r in results {
-                text += &(serde_json::to_string(r).map_err(|e| e.to_string())? + "\n");
-            }
-            export::write_atomic(&log, text.as_bytes())
-        };
+        let mut writer = LogWriter::start(&log, &self.stamp(self.extra), done.values())?;
         for f in &self.families {
+            let order = Self::order(f);
+            let results = self.family(f, &order, &mut done, time_limit, bar.as_ref(), &mut report, &mut writer)?;
             let mut proofs = Some(Vec::new());
-            for c in Self::order(f) {
-                if let Some(b) = &bar {
-                    b.inc(1);
-                    b.set_message(format!("{:?} {}", f.last_jump, c.key()));
-                }
-                let r = match done.remove(&(f.last_jump, c.key())) {
-                    Some(r) => {
-                        self.take_found(&r, &mut report);
-                        r
-                    }
-                    None if report.found.is_some() || INTERRUPTED.load(Ordering::Relaxed) => {
-                        report.complete &= report.found.is_some();
-                        self.not_attempted(f, c, report.found.is_some())
-                    }
-                    None => {
-                        let r = self.solve_case(f, c, time_limit, bar.as_ref(), &mut report)?;
-                        report.solved += (r.status != "ruled_out") as usize;
-                        report.results.push(r.clone());
-                        save(&report.results)?;
-                        report.results.pop();
-                        r
-                    }
-                };
+            for (c, r) in order.iter().zip(&results) {
                 report.complete &= matches!(
                     r.status.as_str(),
                     "ruled_out" | "infeasible" | "feasible" | "skipped"
                 );
                 proofs = proofs.and_then(|mut v| {
-                    v.push(case_proof(c, &r)?);
+                    v.push(case_proof(c, r)?);
                     Some(v)
                 });
-                report.results.push(r);
             }
+            report.results.extend(results);
             report.evidence.push((f.last_jump, proofs));
         }
         if let Some(b) = &bar {
             b.finish_and_clear();
         }
-        save(&report.results)?;
         Ok(report)
+    }
+
+    /// The cases of one last jump, in `order`: resumed, ruled out, or solved by the workers.
+    #[allow(clippy::too_many_arguments)]
+    fn family(
+        &self,
+        f: &Family,
+        order: &[&Case],
+        done: &mut HashMap<(Cell, String), CaseResult>,
+        time_limit: Option<f64>,
+        bar: Option<&ProgressBar>,
+        report: &mut Report,
+        writer: &mut LogWriter,
+    ) -> Result<Vec<CaseResult>, String> {
+        let mut slots: Vec<Option<CaseResult>> = vec![None; order.len()];
+        let mut todo = Vec::new();
+        for (i, c) in order.iter().enumerate() {
+            if let Some(r) = done.remove(&(f.last_jump, c.key())) {
+                self.take_found(&r, report);
+                slots[i] = Some(r);
+            } else if c.ruled_out.is_some() {
+                slots[i] = Some(blank(f.last_jump, c));
+            } else {
+                todo.push(i);
+                continue;
+            }
+            bar.inspect(|b| b.inc(1));
+        }
+        let stop = AtomicBool::new(report.found.is_some());
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel();
+        let mut failure = None;
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.clamp(1, todo.len().max(1)) {
+                let (tx, todo, next, stop) = (tx.clone(), &todo, &next, &stop);
+                scope.spawn(move || {
+                    while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        if stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        let _ = tx.send((i, self.solve_case(f, order[i], time_limit, bar)));
+                    }
+                });
+            }
+            drop(tx);
+            for (i, result) in rx {
+                bar.inspect(|b| b.inc(1));
+                match result {
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        failure.get_or_insert(e);
+                    }
+                    Ok((r, found)) => {
+                        report.solved += 1;
+                        if found.is_some() && report.found.is_none() {
+                            report.found = found;
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        if let Err(e) = writer.append(&r) {
+                            stop.store(true, Ordering::Relaxed);
+                            failure.get_or_insert(e);
+                        }
+                        slots[i] = Some(r);
+                    }
+                }
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let found = report.found.is_some();
+        Ok(slots
+            .into_iter()
+            .zip(order)
+            .map(|(r, c)| r.unwrap_or_else(|| self.not_attempted(f, c, found)))
+            .collect())
     }
 
     /// Minimum armies usually have zero slack (paper, section 4.3) and no far men: try
@@ -478,18 +530,16 @@ impl Sweep {
         }
     }
 
+    /// Solves one case's program: its log line, and the army when the case has one.
     fn solve_case(
         &self,
         f: &Family,
         c: &Case,
         time_limit: Option<f64>,
         bar: Option<&ProgressBar>,
-        report: &mut Report,
-    ) -> Result<CaseResult, String> {
+    ) -> Result<(CaseResult, Option<Outcome>), String> {
         let mut r = blank(f.last_jump, c);
-        if c.ruled_out.is_some() {
-            return Ok(r);
-        }
+        let mut found = None;
         let pagoda = f.pagoda.as_ref().unwrap();
         // Step 2 of the board argument with this case's E and S; where the slack pays for
         // any distance, the pagoda window, not proven.
@@ -535,14 +585,14 @@ impl Sweep {
                     out.status = minimum::Status::Optimal;
                     r.army = Some(out.army_cells.clone());
                     r.play = Some(out.play.clone());
-                    report.found = Some(out);
+                    found = Some(out);
                     "feasible".into()
                 } else {
                     "unorderable".into()
                 }
             }
         };
-        Ok(r)
+        Ok((r, found))
     }
 
     /// A case's program: the board's men per exponent class fixed to the profile, and at
@@ -613,6 +663,53 @@ impl Sweep {
         }
         Ok(Some(v.as_str()))
     }
+}
+
+/// The case log, written by one thread: the stamp and the lines kept from a resumed log at
+/// once (atomically), then one line appended per case settled.
+struct LogWriter {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl LogWriter {
+    fn start<'a>(
+        path: &Path,
+        stamp: &Stamp,
+        kept: impl Iterator<Item = &'a CaseResult>,
+    ) -> Result<LogWriter, String> {
+        let mut text = json_line(&Header {
+            stamp: stamp.clone(),
+        })?;
+        for r in kept {
+            text += &json_line(r)?;
+        }
+        export::write_atomic(path, text.as_bytes())?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(LogWriter {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn append(&mut self, r: &CaseResult) -> Result<(), String> {
+        use std::io::Write;
+        let line = json_line(r)?;
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// One JSON line of a log.
+fn json_line<T: Serialize>(v: &T) -> Result<String, String> {
+    serde_json::to_string(v)
+        .map(|s| s + "\n")
+        .map_err(|e| e.to_string())
 }
 
 /// A case's log line before anything is solved: ruled out if a reduction says so.
