@@ -10,8 +10,10 @@
 //!   loses σ^j", derived rather than assumed;
 //! - the finish {d, 2d}, which breaks the mirror symmetry.
 //!
-//! Results go to a case log (JSON lines, rewritten atomically after every case) so that a
-//! sweep stopped by a time limit or Ctrl-C resumes where it stopped.
+//! Cases are solved on `jobs` threads, each HiGHS instance single-threaded. Results go to a
+//! case log (JSON lines: a stamp, then one line per case settled, written by one thread) so
+//! that a sweep stopped by a time limit or Ctrl-C resumes where it stopped; the log is a
+//! cache, and a resumed result counts only once it is verified again ([`Sweep::resume`]).
 
 use crate::board::{Board, Limit, MARGIN};
 use crate::cases::{self, Case};
@@ -398,7 +400,15 @@ impl Sweep {
         let mut writer = LogWriter::start(&log, &self.stamp(self.extra), done.values())?;
         for f in &self.families {
             let order = Self::order(f);
-            let results = self.family(f, &order, &mut done, time_limit, bar.as_ref(), &mut report, &mut writer)?;
+            let results = self.family(
+                f,
+                &order,
+                &mut done,
+                time_limit,
+                bar.as_ref(),
+                &mut report,
+                &mut writer,
+            )?;
             let mut proofs = Some(Vec::new());
             for (c, r) in order.iter().zip(&results) {
                 report.complete &= matches!(
