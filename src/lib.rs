@@ -14,6 +14,8 @@ pub mod bounds;
 pub mod cases;
 pub mod certify;
 pub mod cli;
+pub mod cli_count;
+pub mod count;
 pub mod evidence;
 pub mod export;
 pub mod geometry;

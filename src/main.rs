@@ -33,6 +33,8 @@ enum Command {
     Cases(cli::CasesArgs),
     /// Re-verify proof files written by `solve --proof`, step by step.
     Check(cli::CheckArgs),
+    /// Count every minimum army of an entry, up to the mirror and in total.
+    Count(solarmy::cli_count::CountArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     #[command(after_help = cli::COMPLETIONS_HELP)]
     Completions {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Bounds(a) => cli::bounds(&a),
         Command::Cases(a) => cli::cases(&a),
         Command::Check(a) => cli::check(&a).map_err(Into::into),
+        Command::Count(a) => solarmy::cli_count::run(&a),
         Command::Completions { shell } => cli::completions(Args::command(), shell),
         Command::Manpage => cli::manpage(Args::command()),
     })

@@ -270,6 +270,40 @@ fn round_limit(dir: &Direction, k: u64) -> (Limit, Option<BoardBasis>) {
     }
 }
 
+/// The program of round `k` for the last jump `d`, as the search solves it: its board (and
+/// whether that board is proven to hold every cell real play of k men can use) and its spec,
+/// with at least k men when the pagoda bound is below k. None when no army of k men is heavy
+/// enough for this d.
+pub fn round_program(army: Army, level: i32, d: Cell, k: u64) -> Option<(Board, Spec, bool)> {
+    let lattice = army.lattice();
+    let pagoda = Pagoda::improved(&lattice, d);
+    let profile = pagoda.start_profile(level);
+    let sharp = pagoda::sharper_profile(army, d, level);
+    let bound = profile.lower_bound(Golden::ONE)?;
+    let bound = sharp.as_ref().map_or(Some(bound), |s| {
+        s.lower_bound(Golden::ONE).map(|t| t.max(bound))
+    })?;
+    if bound > k {
+        return None;
+    }
+    let dir = Direction {
+        d,
+        pagoda,
+        profile,
+        sharp,
+        bound: Some(bound),
+    };
+    let (limit, _) = round_limit(&dir, k);
+    let board = Board::new(&dir.pagoda, level, &limit);
+    let spec = Spec {
+        fin: board.last_jump_position(d),
+        max_men: Some(k),
+        min_men: (k > bound).then_some(k),
+        ..Spec::default()
+    };
+    Some((board, spec, limit.proven))
+}
+
 /// An outcome with nothing found yet.
 pub fn empty_outcome(req: &Request) -> Outcome {
     Outcome {

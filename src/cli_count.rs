@@ -1,0 +1,169 @@
+//! `solarmy count`: every minimum army of an entry ([`crate::count`]), printed, as JSON, and
+//! with `--out` as CSV files and one contact sheet (every army, small, in a grid).
+
+use crate::cli::{Error, parse_army, parse_level};
+use crate::count::{self, CountOutcome};
+use crate::export;
+use crate::pagoda::Pagoda;
+use crate::render;
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+const COUNT_HELP: &str = "Examples:
+  solarmy count --army conway --level 4
+  solarmy count --army hexagonal --level 5 --json
+  solarmy count --army skew --level 4 --out counts/
+
+Exit codes: 0 complete count, 1 failure, 2 bad command line, 3 incomplete (a time limit, an
+undecided army, or no proven minimum: the count is then a lower bound, \"at least N\").";
+
+#[derive(Args, Debug)]
+#[command(after_help = COUNT_HELP)]
+pub struct CountArgs {
+    /// conway, skew, diagonal, hexagonal or pablito
+    #[arg(long)]
+    pub army: String,
+    /// Men start in rows y >= level; the target is (0,0)
+    #[arg(long, allow_hyphen_values = true)]
+    pub level: String,
+    /// Stop after this many seconds; the count is then reported as a lower bound
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// One JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+    /// Write every army and its play (CSV) and a contact sheet (SVG) here
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn run(a: &CountArgs) -> Result<u8, Error> {
+    let army = parse_army(&a.army)?;
+    let level = parse_level(&a.level)?;
+    if let Some(t) = a.time_limit
+        && !(t > 0.0 && t <= 1e9)
+    {
+        return Err(Error::usage(format!(
+            "--time-limit must be greater than 0 and at most 1e9 seconds, got {t}"
+        )));
+    }
+    let out = count::count(army, level, a.time_limit)?;
+    if a.json {
+        println!("{}", to_json(&out));
+    } else {
+        print!("{}", summary(&out));
+    }
+    if let Some(dir) = &a.out {
+        write(dir, &out)?;
+    }
+    Ok(if out.complete { 0 } else { 3 })
+}
+
+pub fn to_json(out: &CountOutcome) -> serde_json::Value {
+    json!({
+        "army": out.army.name(),
+        "level": out.level,
+        "min_size": out.min_size,
+        "up_to_symmetry": out.up_to_symmetry,
+        "total": out.total,
+        "unplayable": out.unplayable,
+        "undecided": out.undecided,
+        "complete": out.complete,
+        "reason": out.reason,
+        "seconds": out.seconds,
+        "armies": out.armies,
+    })
+}
+
+fn summary(out: &CountOutcome) -> String {
+    let men = out.min_size.map_or("-".into(), |k| k.to_string());
+    let at_least = if out.complete { "" } else { "at least " };
+    let mut s = format!(
+        "army {}  level {}  minimum {men}\n{at_least}{} armies up to the mirror, {at_least}{} in all\n",
+        out.army, out.level, out.up_to_symmetry, out.total
+    );
+    for (i, a) in out.armies.iter().enumerate() {
+        let kind = match (a.playable, a.symmetric) {
+            (false, _) => "undecided",
+            (true, true) => "its own mirror image",
+            (true, false) => "with its mirror image",
+        };
+        s += &format!("  army {}: {} men, {kind}\n", i + 1, a.cells.len());
+    }
+    if let Some(why) = &out.reason {
+        s += &format!("incomplete: {why}\n");
+    }
+    s += &format!("{:.2} s\n", out.seconds);
+    s
+}
+
+/// DIR/<army>-<level>-count-<i>-army.csv and -play.csv per army, and DIR/<army>-<level>-count.svg.
+fn write(dir: &Path, out: &CountOutcome) -> Result<(), String> {
+    let stem = format!("{}-{}-count", out.army, out.level);
+    for (i, a) in out.armies.iter().enumerate() {
+        let path = dir.join(format!("{stem}-{}-army.csv", i + 1));
+        export::write_atomic(&path, export::army_csv(&a.cells).as_bytes())?;
+        if a.playable {
+            let path = dir.join(format!("{stem}-{}-play.csv", i + 1));
+            export::write_atomic(&path, export::play_csv(&a.play).as_bytes())?;
+        }
+    }
+    export::write_atomic(
+        &dir.join(format!("{stem}.svg")),
+        contact_sheet(out).as_bytes(),
+    )
+}
+
+/// Every army of the count, small, in a grid: each army picture nested at its place.
+pub fn contact_sheet(out: &CountOutcome) -> String {
+    let lattice = out.army.lattice();
+    let pagoda = Pagoda::improved(&lattice, lattice.last_jump_directions()[0]);
+    let pictures: Vec<String> = out
+        .armies
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let caption = format!(
+                "army {}{}",
+                i + 1,
+                if a.symmetric { " (symmetric)" } else { "" }
+            );
+            render::army_svg(&lattice, &pagoda, out.level, &a.cells, &caption)
+        })
+        .collect();
+    let size = |svg: &str, key: &str| -> f64 {
+        let at = svg.find(&format!("{key}=\"")).map(|i| i + key.len() + 2);
+        at.and_then(|i| svg[i..].split('"').next()?.parse().ok())
+            .unwrap_or(200.0)
+    };
+    let (w, h) = pictures.iter().fold((0f64, 0f64), |(w, h), p| {
+        (w.max(size(p, "width")), h.max(size(p, "height")))
+    });
+    let columns = (pictures.len() as f64).sqrt().ceil().max(1.0) as usize;
+    let rows = pictures.len().div_ceil(columns).max(1);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\">\n<title>{} army, level {}: {} minimum armies up to the mirror</title>\n",
+        columns as f64 * w,
+        rows as f64 * h + 24.0,
+        out.army,
+        out.level,
+        out.up_to_symmetry
+    );
+    s += &format!(
+        "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\">{} army, level {}: {} men; {}{} armies up to the mirror, {} in all</text>\n",
+        out.army,
+        out.level,
+        out.min_size.unwrap_or(0),
+        if out.complete { "" } else { "at least " },
+        out.up_to_symmetry,
+        out.total
+    );
+    for (i, p) in pictures.iter().enumerate() {
+        let body = p.find("<svg").map_or(p.as_str(), |k| &p[k..]);
+        let (x, y) = ((i % columns) as f64 * w, (i / columns) as f64 * h + 24.0);
+        s += &body.replacen("<svg", &format!("<svg x=\"{x}\" y=\"{y}\""), 1);
+        s += "\n";
+    }
+    s + "</svg>\n"
+}

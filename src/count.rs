@@ -1,0 +1,221 @@
+//! Counting every minimum army of an entry: the paper's closing question.
+//!
+//! Once K is proven minimal ([`crate::minimum`]), every army of K men has a pruned play
+//! ending with a last jump over some d, or over its mirror image; the round-K program of each
+//! d of [`crate::geometry::Lattice::last_jump_directions`] (on its proven board) admits the
+//! army or its mirror image. So, per d, the program is solved again and again, each time with
+//! a no-good cut on every start set found so far *and its mirror image*, until it is
+//! infeasible. The cuts exclude only armies already counted, so an infeasible program
+//! means no army is missing for that d.
+//!
+//! Every start set found is decided, never assumed: it is playable when the backtracker
+//! orders the program's jumps into a play that the independent replay accepts. Otherwise
+//! the army is *undecided* (another jump multiset of the same men might play; enumerating
+//! them is not built), and the count is reported incomplete: "at least N".
+//!
+//! Two armies are the same when the problem's mirror maps one start set onto the other;
+//! the count is given both up to that symmetry and in total.
+
+use crate::geometry::{Army, Cell};
+use crate::minimum::{self, Request, Status};
+use crate::model::Model;
+use crate::order::{self, Ordering};
+use crate::solve::{self, IpStatus, Options};
+use crate::verify::{self, Step};
+use serde::Serialize;
+use std::time::Instant;
+
+/// Node budget of the backtracker for one army.
+const ORDER_BUDGET: u64 = 20_000_000;
+
+/// One minimum army, up to the mirror.
+#[derive(Clone, Debug, Serialize)]
+pub struct Counted {
+    /// The canonical start set (the smaller of the army and its mirror image, sorted).
+    pub cells: Vec<Cell>,
+    /// Whether the mirror maps the army onto itself.
+    pub symmetric: bool,
+    /// A verified play, when the army is playable.
+    #[serde(skip)]
+    pub play: Vec<Step>,
+    pub playable: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CountOutcome {
+    pub army: Army,
+    pub level: i32,
+    pub min_size: Option<u64>,
+    /// Playable armies up to the mirror, and in total.
+    pub up_to_symmetry: usize,
+    pub total: usize,
+    /// Start sets the program admits that no order plays (none are decided so yet).
+    pub unplayable: usize,
+    /// Start sets found whose play could not be decided.
+    pub undecided: usize,
+    /// True only when every program ended infeasible and nothing is undecided.
+    pub complete: bool,
+    /// Why the count is incomplete, when it is.
+    pub reason: Option<String>,
+    pub seconds: f64,
+    pub armies: Vec<Counted>,
+}
+
+/// Counts the minimum armies of `army` at `level`.
+pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOutcome, String> {
+    let t0 = Instant::now();
+    let remaining = || time_limit.map(|t| (t - t0.elapsed().as_secs_f64()).max(0.0));
+    let found = minimum::find_minimum(&Request {
+        time_limit,
+        direct_budget: Some(30.0),
+        ..Request::new(army, level)
+    })?;
+    let mut out = CountOutcome {
+        army,
+        level,
+        min_size: found.min_size,
+        up_to_symmetry: 0,
+        total: 0,
+        unplayable: 0,
+        undecided: 0,
+        complete: false,
+        reason: None,
+        seconds: 0.0,
+        armies: Vec::new(),
+    };
+    let k = match (found.status, found.min_size) {
+        (Status::Optimal, Some(k)) if found.board_proven => k,
+        (Status::Impossible, _) => {
+            out.complete = true;
+            out.reason = found.reason;
+            return Ok(out);
+        }
+        _ => {
+            out.reason = Some(format!("no proven minimum ({})", found.status.as_str()));
+            return Ok(out);
+        }
+    };
+    let lattice = army.lattice();
+    let mut complete = true;
+    for d in lattice.last_jump_directions() {
+        let Some((board, mut spec, proven)) = minimum::round_program(army, level, d, k) else {
+            continue;
+        };
+        if !proven {
+            complete = false;
+            out.reason = Some(format!("the board for last jump {d:?} is not proven"));
+        }
+        // Armies counted under another last jump are cut here too: they are decided.
+        for a in &out.armies {
+            add_cuts(&board, &mut spec, &lattice, &a.cells);
+        }
+        loop {
+            let opts = Options {
+                time_limit: remaining(),
+                ..Options::default()
+            };
+            let sol = solve::solve(Model::build(&board, &spec), &opts)?;
+            match sol.status {
+                IpStatus::Infeasible => break,
+                IpStatus::TimeLimit | IpStatus::Interrupted => {
+                    complete = false;
+                    out.reason = Some("stopped by the time limit or Ctrl-C".into());
+                    break;
+                }
+                IpStatus::Optimal => {}
+            }
+            let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
+            let play = playable(&board, &sol, d, army, level);
+            let canonical = canonical(&lattice, &cells);
+            let symmetric = canonical == canonical_only(&cells);
+            let symmetric = symmetric && canonical == canonical_only(&mirror(&lattice, &cells));
+            out.undecided += play.is_none() as usize;
+            out.armies.push(Counted {
+                symmetric,
+                playable: play.is_some(),
+                play: play.unwrap_or_default(),
+                cells: canonical.clone(),
+            });
+            add_cuts(&board, &mut spec, &lattice, &canonical);
+        }
+    }
+    out.armies.sort_by(|a, b| a.cells.cmp(&b.cells));
+    out.armies.dedup_by(|a, b| a.cells == b.cells);
+    let playable = out.armies.iter().filter(|a| a.playable);
+    out.up_to_symmetry = playable.clone().count();
+    out.total = playable.map(|a| if a.symmetric { 1 } else { 2 }).sum();
+    if out.undecided > 0 {
+        out.reason = Some(format!("{} start sets could not be decided", out.undecided));
+    }
+    out.complete = complete && out.undecided == 0;
+    out.seconds = t0.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// The mirror image of a start set.
+fn mirror(lattice: &crate::geometry::Lattice, cells: &[Cell]) -> Vec<Cell> {
+    cells.iter().map(|&c| lattice.reflect(c)).collect()
+}
+
+fn canonical_only(cells: &[Cell]) -> Vec<Cell> {
+    let mut v = cells.to_vec();
+    v.sort();
+    v
+}
+
+/// The smaller of a start set and its mirror image, each sorted.
+fn canonical(lattice: &crate::geometry::Lattice, cells: &[Cell]) -> Vec<Cell> {
+    canonical_only(cells).min(canonical_only(&mirror(lattice, cells)))
+}
+
+/// No-good cuts on a start set and its mirror image, wherever they lie on the board.
+fn add_cuts(
+    board: &crate::board::Board,
+    spec: &mut crate::model::Spec,
+    lattice: &crate::geometry::Lattice,
+    cells: &[Cell],
+) {
+    for image in [cells.to_vec(), mirror(lattice, cells)] {
+        let set: Option<Vec<usize>> = image.iter().map(|c| board.index.get(c).copied()).collect();
+        if let Some(set) = set.filter(|s| s.iter().all(|&m| board.start[m])) {
+            if !spec.excluded.contains(&set) {
+                spec.excluded.push(set);
+            }
+        }
+    }
+}
+
+/// A verified play of the program's solution, if the backtracker orders it.
+fn playable(
+    board: &crate::board::Board,
+    sol: &solve::IpSolution,
+    d: Cell,
+    army: Army,
+    level: i32,
+) -> Option<Vec<Step>> {
+    let priority = |j: usize| board.exponent[board.jumps[j].from].unwrap_or(0) as i64;
+    let Ordering::Found(seq) = order::order(board, &sol.start, &sol.jumps, priority, ORDER_BUDGET)
+    else {
+        return None;
+    };
+    let mut play: Vec<Step> = seq
+        .iter()
+        .map(|&j| {
+            let jump = board.jumps[j];
+            Step {
+                from: board.cells[jump.from],
+                over: board.cells[jump.over],
+                to: board.cells[jump.to],
+            }
+        })
+        .collect();
+    play.push(Step {
+        from: (2 * d.0, 2 * d.1),
+        over: d,
+        to: (0, 0),
+    });
+    let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
+    verify::replay(&army.lattice(), level, &cells, &play)
+        .ok()
+        .map(|_| play)
+}

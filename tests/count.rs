@@ -1,0 +1,111 @@
+//! `solarmy count`: Conway's level 4 has exactly 4 minimum armies up to reflection (Aigner
+//! 1997), and small entries agree with a brute force over every start set.
+
+mod common;
+use common::solarmy;
+use solarmy::count::count;
+use solarmy::geometry::{Army, Cell, Lattice};
+use solarmy::minimum::round_program;
+use std::collections::{BTreeSet, HashSet};
+
+#[test]
+fn conway_level_4_has_four_armies_up_to_reflection() {
+    let (code, out, err) = solarmy(&["count", "--army", "conway", "--level", "4", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["min_size"], 20);
+    assert_eq!(v["up_to_symmetry"], 4);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["undecided"], 0);
+    for key in ["army", "level", "total", "unplayable", "seconds", "armies"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["armies"].as_array().unwrap().len(), 4);
+}
+
+/// Whether some legal play from `men` puts a man on (0,0): depth-first over every jump,
+/// on a window wide enough for these small armies, remembering positions seen.
+fn reaches(lattice: &Lattice, men: BTreeSet<Cell>, seen: &mut HashSet<BTreeSet<Cell>>) -> bool {
+    if men.contains(&(0, 0)) {
+        return true;
+    }
+    if !seen.insert(men.clone()) {
+        return false;
+    }
+    for &a in &men {
+        for &(dx, dy) in &lattice.directions {
+            let (b, c) = ((a.0 + dx, a.1 + dy), (a.0 + 2 * dx, a.1 + 2 * dy));
+            if men.contains(&b)
+                && !men.contains(&c)
+                && lattice.contains(c)
+                && c.1.abs() < 12
+                && c.0.abs() < 16
+            {
+                let mut next = men.clone();
+                next.remove(&a);
+                next.remove(&b);
+                next.insert(c);
+                if reaches(lattice, next, seen) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+fn choose(cells: &[Cell], k: usize, from: usize, pick: &mut Vec<Cell>, out: &mut Vec<Vec<Cell>>) {
+    if pick.len() == k {
+        out.push(pick.clone());
+        return;
+    }
+    for i in from..cells.len() {
+        pick.push(cells[i]);
+        choose(cells, k, i + 1, pick, out);
+        pick.pop();
+    }
+}
+
+#[test]
+fn small_counts_agree_with_a_brute_force_over_every_start_set() {
+    for (army, level) in [(Army::Conway, 2), (Army::Skew, 3), (Army::Hexagonal, 3)] {
+        let counted = count(army, level, None).unwrap();
+        assert!(counted.complete, "{army} {level}");
+        let k = counted.min_size.unwrap();
+        let lattice = army.lattice();
+        // Every start cell of the proven boards of every last jump.
+        let mut cells: BTreeSet<Cell> = BTreeSet::new();
+        for d in lattice.last_jump_directions() {
+            if let Some((board, _, proven)) = round_program(army, level, d, k) {
+                assert!(proven);
+                for m in board.start_cells() {
+                    let c = board.cells[m];
+                    cells.insert(c);
+                    cells.insert(lattice.reflect(c));
+                }
+            }
+        }
+        let cells: Vec<Cell> = cells.into_iter().collect();
+        let mut sets = Vec::new();
+        choose(&cells, k as usize, 0, &mut Vec::new(), &mut sets);
+        let mut found: BTreeSet<Vec<Cell>> = BTreeSet::new();
+        for set in sets {
+            if reaches(&lattice, set.iter().copied().collect(), &mut HashSet::new()) {
+                let mut image: Vec<Cell> = set.iter().map(|&c| lattice.reflect(c)).collect();
+                image.sort();
+                found.insert(set.clone().min(image));
+            }
+        }
+        assert_eq!(
+            found.len(),
+            counted.up_to_symmetry,
+            "{army} {level}: {found:?}"
+        );
+        let want: Vec<Vec<Cell>> = counted.armies.iter().map(|a| a.cells.clone()).collect();
+        assert_eq!(
+            found.into_iter().collect::<Vec<_>>(),
+            want,
+            "{army} {level}"
+        );
+    }
+}
