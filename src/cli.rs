@@ -246,7 +246,14 @@ pub fn write_outputs(dir: &std::path::Path, out: &Outcome) -> Result<(PathBuf, P
             ""
         }
     );
-    let svg = render::army_svg(&lattice, &pagoda, out.level, &out.army_cells, &caption);
+    let svg = render::army_svg(
+        &lattice,
+        &pagoda,
+        out.level,
+        &out.army_cells,
+        &out.play,
+        &caption,
+    );
     export::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())?;
     let caption = format!("{caption}, {} jumps in {} moves", out.play.len(), out.moves);
     let svg = render::play_svg(

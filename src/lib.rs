@@ -6,8 +6,8 @@
 //! profiles and their reductions) → [`model`] (the integer program) → [`solve`] (HiGHS;
 //! [`second`]: CBC's second opinion) → [`order`] (jump-ordering backtracker) → [`verify`]
 //! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
-//! by round or case by case) → [`export`] / [`render`] (files, pictures) → [`cli`] (the
-//! commands). [`bounds`] tabulates the pagoda bounds.
+//! by round or case by case) → [`export`] / [`regiment`] / [`render`] (files, regiments,
+//! pictures) → [`cli`] (the commands). [`bounds`] tabulates the pagoda bounds.
 
 pub mod board;
 pub mod bounds;
@@ -23,6 +23,7 @@ pub mod model;
 pub mod order;
 pub mod pagoda;
 pub mod proof;
+pub mod regiment;
 pub mod render;
 pub mod second;
 pub mod solve;
