@@ -6,8 +6,9 @@
 //! profiles and their reductions) → [`model`] (the integer program) → [`solve`] (HiGHS;
 //! [`second`]: CBC's second opinion) → [`order`] (jump-ordering backtracker) → [`verify`]
 //! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
-//! by round or case by case) → [`export`] / [`regiment`] / [`render`] (files, regiments,
-//! pictures) → [`cli`] (the commands). [`bounds`] tabulates the pagoda bounds.
+//! by round or case by case) → [`export`] / [`regiment`] / [`render`] / [`viewer`] (files,
+//! regiments, pictures, the HTML play viewer) → [`cli`] (the commands). [`bounds`]
+//! tabulates the pagoda bounds.
 
 pub mod board;
 pub mod bounds;
@@ -29,3 +30,4 @@ pub mod second;
 pub mod solve;
 pub mod sweep;
 pub mod verify;
+pub mod viewer;
