@@ -287,20 +287,49 @@ fn drawn(v: &Value) -> Vec<Cell> {
         .collect()
 }
 
-/// Solves one entry, writes its files, and steps through its page in the browser.
-fn step_through(driver: &Driver, dir: &Path, army: Army, level: i32) -> PathBuf {
+/// Solves one entry through the library, writes its files as `solve --out` does, and steps
+/// through its page.
+fn solve_and_step_through(driver: &Driver, dir: &Path, army: Army, level: i32) -> PathBuf {
     let out = solarmy::minimum::find_minimum(&solarmy::minimum::Request::new(army, level)).unwrap();
     assert!(out.verified, "{army} {level}: no verified play");
     solarmy::cli::write_outputs(dir, &out).unwrap();
     let stem = format!("{army}-{level}");
-    let page = dir.join(format!("{stem}.html"));
     for f in ["army.csv", "play.csv", "army.svg", "play.svg"] {
         assert!(
             dir.join(format!("{stem}-{f}")).exists(),
             "{stem}-{f} missing"
         );
     }
-    let (men, play) = (&out.army_cells, &out.play);
+    step_through(
+        driver,
+        &dir.join(format!("{stem}.html")),
+        &out.army_cells,
+        &out.play,
+    )
+}
+
+/// Writes the page of a stored result (results/armies/<army>-<level>-*.csv) and steps
+/// through it.
+fn stored_step_through(driver: &Driver, dir: &Path, army: Army, level: i32) -> PathBuf {
+    let stored = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/armies");
+    let stem = format!("{army}-{level}");
+    let men = export::read_army(&stored.join(format!("{stem}-army.csv"))).unwrap();
+    let play = export::read_play(&stored.join(format!("{stem}-play.csv"))).unwrap();
+    let page = dir.join(format!("{stem}.html"));
+    let caption = format!("{army} army, level {level}: {} men", men.len());
+    std::fs::write(
+        &page,
+        solarmy::viewer::html(army, level, &men, &play, &caption),
+    )
+    .unwrap();
+    step_through(driver, &page, &men, &play)
+}
+
+/// Loads a page and steps through every jump with the "next" button, checking the drawn men
+/// against the replay after each; then moves, keys and slider; then takes a screenshot.
+fn step_through(driver: &Driver, page: &Path, men: &[Cell], play: &[Step]) -> PathBuf {
+    let stem = page.file_stem().unwrap().to_string_lossy().to_string();
+    let dir = page.parent().unwrap();
     let want = positions(men, play);
     let n = play.len();
     let moves = verify::count_moves(play);
@@ -384,6 +413,22 @@ fn step_through(driver: &Driver, dir: &Path, army: Army, level: i32) -> PathBuf 
         json!((n - 1).to_string())
     );
 
+    // Play at 16 jumps a second, then pause: the step moves on, then stays.
+    driver.run(
+        "document.getElementById('speed').value = '16'; window.viewer.go(0); \
+         document.getElementById('play').click()",
+    );
+    std::thread::sleep(Duration::from_millis(600));
+    driver.run("document.getElementById('play').click()");
+    let played = driver.run("return window.viewer.step");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(played.as_u64().unwrap() > 0, "{stem}: play did not advance");
+    assert_eq!(
+        driver.run("return window.viewer.step"),
+        played,
+        "{stem}: pause did not stop"
+    );
+
     // A screenshot at the end of the longest move: its path, arrowheads and faded men.
     let mut best = (0, 0);
     let mut start = 0;
@@ -411,9 +456,23 @@ fn browser_steps_through_every_move() {
     std::fs::create_dir_all(&dir).unwrap();
     let driver = Driver::start();
     for (army, level) in [(Army::Conway, 4), (Army::Hexagonal, 6)] {
-        let shot = step_through(&driver, &dir, army, level);
+        let shot = solve_and_step_through(&driver, &dir, army, level);
         println!(
-            "{army} {level}: every step checked; screenshot {}",
+            "{army} {level} (solved): every step checked; screenshot {}",
+            shot.display()
+        );
+    }
+    // Every other lattice, from the stored results: skew (diagonal jumps on half the
+    // cells), Pablito's triangle, the diagonal army, and the largest hexagonal army.
+    for (army, level) in [
+        (Army::Skew, 6),
+        (Army::Pablito, 6),
+        (Army::Diagonal, 8),
+        (Army::Hexagonal, 7),
+    ] {
+        let shot = stored_step_through(&driver, &dir, army, level);
+        println!(
+            "{army} {level} (stored): every step checked; screenshot {}",
             shot.display()
         );
     }
