@@ -425,14 +425,15 @@ impl Legend {
             );
             x = self.text(x + 15.0, &e.to_string()) + 8.0;
         }
-        self.text(x, "(darker is heavier)");
         self.y += Legend::LINE + 2.0;
+        self.text(4.0, "(darker is heavier)");
+        self.y += Legend::LINE;
     }
 }
 
-/// Exponents to show in a legend: from `lo` to `top`, at most a dozen, `top` always.
+/// Exponents to show in a legend: from `lo` to `top`, at most nine, `top` always.
 fn legend_exponents(lo: i32, top: i32) -> Vec<i32> {
-    let step = ((top - lo + 1) as usize).div_ceil(12).max(1);
+    let step = ((top - lo + 1) as usize).div_ceil(8).max(1);
     let mut v: Vec<i32> = (lo..=top).step_by(step).collect();
     if v.last() != Some(&top) {
         v.push(top);
@@ -476,12 +477,14 @@ pub fn army_svg(
         .filter_map(|&c| pagoda.exponent(c))
         .min()
         .unwrap_or(1);
+    // Short lines, so that a small army's picture is not mostly legend.
     let mut legend = Legend::new(h + BOTTOM + 4.0);
     legend.line(&format!(
-        "Shading: exponent e = {} + distance from d = ({}, {}), the cell the last jump passes over;",
+        "Shading: exponent e = {} + distance from d = ({}, {}),",
         pagoda.offset, d.0, d.1
     ));
-    legend.line("a man on a cell of exponent e weighs σ^e, σ = (√5 − 1)/2 ≈ 0.618.");
+    legend.line("the cell the last jump passes over; a man on a");
+    legend.line("cell of exponent e weighs σ^e, σ = (√5 − 1)/2.");
     legend.swatches(&legend_exponents(lo, top), top);
     if let Some(last) = play.last() {
         board = board
@@ -498,7 +501,7 @@ pub fn army_svg(
         legend.disc(
             regiment_colour(Regiment::Target),
             &format!(
-                "regiment of the man who ends on the target (last jump from 2d = ({}, {}), ringed): {}",
+                "target man's regiment (from 2d = ({}, {})): {}",
                 last.from.0,
                 last.from.1,
                 men(count(Regiment::Target))
@@ -507,7 +510,7 @@ pub fn army_svg(
         legend.disc(
             regiment_colour(Regiment::Over),
             &format!(
-                "regiment of the man the last jump removes (on d = ({}, {}), ringed): {}",
+                "d man's regiment (on d = ({}, {})): {}",
                 last.over.0,
                 last.over.1,
                 men(count(Regiment::Over))
@@ -519,7 +522,10 @@ pub fn army_svg(
                 &format!("in neither regiment: {}", men(count(Regiment::Spare))),
             );
         }
-        legend.line("A removed man serves in the regiment of the man who jumped him.");
+        legend.line("The target man jumps from 2d over d onto the");
+        legend.line("target; the d man is removed by that last jump.");
+        legend.line("A removed man serves in his remover's regiment.");
+        legend.line("2d and d are ringed in their regiment's colour.");
     }
     legend.y += 4.0;
     legend.line(caption);
@@ -769,22 +775,24 @@ fn jump_map_svg(
                     .set("text-anchor", "middle"),
             );
     }
-    let note = format!(
-        "Jump map: {} jumps in {n} moves, each an arrow from its start to its landing cell, coloured by move (1 to {n}); grey discs: the army.",
-        play.len()
-    );
-    let lines = [note.as_str(), caption];
+    let note = [
+        format!(
+            "Jump map: {} jumps in {n} moves; each arrow runs from a jump's start",
+            play.len()
+        ),
+        "to its landing cell, coloured by its move (scale above); grey: the army.".to_string(),
+        caption.to_string(),
+    ];
     let mut y = by + 40.0;
     let mut text = Group::new()
         .set("font-family", "sans-serif")
         .set("font-size", 11);
-    for l in lines {
-        text = text.add(Text::new(l.to_string()).set("x", 4).set("y", y));
+    let mut width = w + LEFT;
+    for l in &note {
+        text = text.add(Text::new(l.clone()).set("x", 4).set("y", y));
+        width = width.max(l.chars().count() as f64 * Legend::CHAR + 8.0);
         y += 15.0;
     }
-    let width = (w + LEFT)
-        .max(note.chars().count() as f64 * Legend::CHAR + 8.0)
-        .max(caption.chars().count() as f64 * Legend::CHAR + 8.0);
     let doc = document(width, y, caption)
         .add(
             Definitions::new()

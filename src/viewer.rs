@@ -102,7 +102,7 @@ pub fn data(army: Army, level: i32, men: &[Cell], play: &[Step], caption: &str) 
     let mut steps = vec![weighed(men.len(), w)];
     for (k, s) in play.iter().enumerate() {
         w = w - pagoda.weight(s.from) - pagoda.weight(s.over) + pagoda.weight(s.to);
-        steps.push(weighed(men.len() - k - 1, w));
+        steps.push(weighed(men.len().saturating_sub(k + 1), w));
     }
     let stem = format!("{army}-{level}");
     let colours: serde_json::Map<String, Value> =
