@@ -95,10 +95,21 @@ fn hexagonal_7_page_is_self_contained_and_small() {
     }
 }
 
+/// chromedriver, killed when dropped (also when a test panics before its session exists).
+struct Service(Child);
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A minimal synchronous WebDriver client: chromedriver on a loopback port, one session.
+/// Dropping it ends the session (and so Chromium), then chromedriver.
 struct Driver {
     port: u16,
-    chromedriver: Child,
+    _chromedriver: Service,
     session: String,
     _profile: tempfile::TempDir,
 }
@@ -156,13 +167,15 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Val
 impl Driver {
     fn start() -> Driver {
         let port = free_port();
-        let chromedriver = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .arg("--allowed-ips=127.0.0.1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver not found: run scripts/browser-setup");
+        let chromedriver = Service(
+            Command::new("chromedriver")
+                .arg(format!("--port={port}"))
+                .arg("--allowed-ips=127.0.0.1")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver not found: run scripts/browser-setup"),
+        );
         let t = Instant::now();
         while http(port, "GET", "/status", None)
             .map(|v| v["value"]["ready"] != json!(true))
@@ -205,7 +218,7 @@ impl Driver {
             .to_string();
         Driver {
             port,
-            chromedriver,
+            _chromedriver: chromedriver,
             session,
             _profile: profile,
         }
@@ -247,8 +260,6 @@ impl Drop for Driver {
             &format!("/session/{}", self.session),
             None,
         );
-        let _ = self.chromedriver.kill();
-        let _ = self.chromedriver.wait();
     }
 }
 
