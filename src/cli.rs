@@ -521,8 +521,17 @@ pub fn write_outputs_as(
             ""
         }
     );
-    let svg = render::army_svg(&lattice, &pagoda, out.level, &out.army_cells, &caption);
+    let svg = render::army_svg(
+        &lattice,
+        &pagoda,
+        out.level,
+        &out.army_cells,
+        &out.play,
+        &caption,
+    );
     export::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())?;
+    let html = crate::viewer::html(out.army, out.level, &out.army_cells, &out.play, &caption);
+    export::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
     let caption = format!("{caption}, {} jumps in {} moves", out.play.len(), out.moves);
     let svg = render::play_svg(
         &lattice,

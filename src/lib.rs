@@ -6,8 +6,9 @@
 //! profiles and their reductions) → [`model`] (the integer program) → [`solve`] (HiGHS;
 //! [`second`]: CBC's second opinion) → [`order`] (jump-ordering backtracker) → [`verify`]
 //! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
-//! by round or case by case) → [`export`] / [`render`] (files, pictures) → [`cli`] (the
-//! commands). [`bounds`] tabulates the pagoda bounds.
+//! by round or case by case) → [`export`] / [`regiment`] / [`render`] / [`viewer`] (files,
+//! regiments, pictures, the HTML play viewer) → [`cli`] (the commands). [`bounds`]
+//! tabulates the pagoda bounds.
 
 pub mod board;
 pub mod bounds;
@@ -25,8 +26,10 @@ pub mod model;
 pub mod order;
 pub mod pagoda;
 pub mod proof;
+pub mod regiment;
 pub mod render;
 pub mod second;
 pub mod solve;
 pub mod sweep;
 pub mod verify;
+pub mod viewer;

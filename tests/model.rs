@@ -58,7 +58,7 @@ fn written_mps_resolves_to_the_same_optimum_and_svgs_are_well_formed() {
                         Type::Empty => {}
                     }
                     if tag == "circle"
-                        && attrs.get("fill").map(|f| f.to_string()) == Some("#111".into())
+                        && attrs.get("class").map(|f| f.to_string()) == Some("man".into())
                     {
                         men += 1;
                     }
