@@ -129,7 +129,7 @@ pub fn contact_sheet(out: &CountOutcome) -> String {
                 i + 1,
                 if a.symmetric { " (symmetric)" } else { "" }
             );
-            render::army_svg(&lattice, &pagoda, out.level, &a.cells, &caption)
+            render::army_svg(&lattice, &pagoda, out.level, &a.cells, &a.play, &caption)
         })
         .collect();
     let size = |svg: &str, key: &str| -> f64 {
