@@ -118,12 +118,17 @@ fn write(dir: &Path, out: &CountOutcome) -> Result<(), String> {
 /// Every army of the count, small, in a grid: each army picture nested at its place.
 pub fn contact_sheet(out: &CountOutcome) -> String {
     let lattice = out.army.lattice();
-    let pagoda = Pagoda::improved(&lattice, lattice.last_jump_directions()[0]);
     let pictures: Vec<String> = out
         .armies
         .iter()
         .enumerate()
         .map(|(i, a)| {
+            // Shaded under the improved function of the army's own last jump.
+            let d = a
+                .play
+                .last()
+                .map_or(lattice.last_jump_directions()[0], |s| s.over);
+            let pagoda = Pagoda::improved(&lattice, d);
             let caption = format!(
                 "army {}{}",
                 i + 1,
@@ -161,6 +166,10 @@ pub fn contact_sheet(out: &CountOutcome) -> String {
     );
     for (i, p) in pictures.iter().enumerate() {
         let body = p.find("<svg").map_or(p.as_str(), |k| &p[k..]);
+        // Each picture's definitions get ids of their own in the shared document.
+        let body = body
+            .replace("id=\"board\"", &format!("id=\"board{i}\""))
+            .replace("href=\"#board\"", &format!("href=\"#board{i}\""));
         let (x, y) = ((i % columns) as f64 * w, (i / columns) as f64 * h + 24.0);
         s += &body.replacen("<svg", &format!("<svg x=\"{x}\" y=\"{y}\""), 1);
         s += "\n";

@@ -127,8 +127,22 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
             let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
             let play = playable(&board, &sol, d, army, level);
             let canonical = canonical(&lattice, &cells);
-            let symmetric = canonical == canonical_only(&cells);
-            let symmetric = symmetric && canonical == canonical_only(&mirror(&lattice, &cells));
+            let image = canonical_only(&mirror(&lattice, &cells));
+            let symmetric = canonical_only(&cells) == image;
+            // The play of the canonical army: mirrored when the canonical form is the image.
+            let flip = canonical != canonical_only(&cells);
+            let play = play.map(|p| {
+                p.into_iter()
+                    .map(|s| match flip {
+                        false => s,
+                        true => Step {
+                            from: lattice.reflect(s.from),
+                            over: lattice.reflect(s.over),
+                            to: lattice.reflect(s.to),
+                        },
+                    })
+                    .collect::<Vec<Step>>()
+            });
             out.undecided += play.is_none() as usize;
             out.armies.push(Counted {
                 symmetric,

@@ -23,6 +23,15 @@ fn conway_level_4_has_four_armies_up_to_reflection() {
     assert_eq!(v["armies"].as_array().unwrap().len(), 4);
 }
 
+#[test]
+fn every_counted_army_replays_its_own_play() {
+    let out = count(Army::Conway, 3, None).unwrap();
+    for a in &out.armies {
+        let r = solarmy::verify::replay(&Army::Conway.lattice(), 3, &a.cells, &a.play).unwrap();
+        assert_eq!(r.men, 8);
+    }
+}
+
 /// Whether some legal play from `men` puts a man on (0,0): depth-first over every jump,
 /// on a window wide enough for these small armies, remembering positions seen.
 fn reaches(lattice: &Lattice, men: BTreeSet<Cell>, seen: &mut HashSet<BTreeSet<Cell>>) -> bool {
