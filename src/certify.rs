@@ -53,6 +53,12 @@ impl Highs {
         unsafe { highs_sys::Highs_setStringOptionValue(self.0, c.as_ptr(), v.as_ptr()) };
     }
 
+    fn set_int(&self, name: &str, value: HighsInt) {
+        let c = CString::new(name).unwrap();
+        // SAFETY: as above.
+        unsafe { highs_sys::Highs_setIntOptionValue(self.0, c.as_ptr(), value) };
+    }
+
     fn set_double(&self, name: &str, value: f64) {
         let c = CString::new(name).unwrap();
         // SAFETY: as above.
@@ -133,11 +139,14 @@ impl Lp {
         lp
     }
 
-    /// A HiGHS instance holding this LP, not yet solved; None if HiGHS rejects it.
-    fn load(&self, presolve: bool) -> Option<Highs> {
+    /// A HiGHS instance holding this LP, not yet solved, for the primal simplex (much
+    /// faster than the dual on the large phase-1 LPs, 0.7 s against 9 s on diagonal level
+    /// 8) or the dual (for re-solving after the box changes); None if HiGHS rejects it.
+    fn load(&self, presolve: bool, primal: bool) -> Option<Highs> {
         let h = Highs::new();
         h.set_string("presolve", if presolve { "on" } else { "off" });
         h.set_string("solver", "simplex");
+        h.set_int("simplex_strategy", if primal { 4 } else { 1 });
         // SAFETY: every array has the length HiGHS expects for these counts.
         let status = unsafe {
             highs_sys::Highs_passLp(
@@ -163,7 +172,7 @@ impl Lp {
 
     /// A fresh HiGHS instance holding this LP, solved; None if HiGHS reports an error.
     fn solve(&self, presolve: bool, deadline: Option<Instant>) -> Option<Highs> {
-        let h = self.load(presolve)?;
+        let h = self.load(presolve, true)?;
         h.run(deadline).then_some(h)
     }
 }
@@ -226,7 +235,10 @@ fn phase1(lp: &Lp, n: usize, presolve: bool, deadline: Option<Instant>) -> Optio
 
 /// HiGHS's dual ray for the plain LP relaxation, when it finds the LP infeasible.
 fn dual_ray(lp: &Lp, deadline: Option<Instant>) -> Option<Vec<f64>> {
-    let h = lp.solve(false, deadline)?;
+    let h = lp.load(false, false)?;
+    if !h.run(deadline) {
+        return None;
+    }
     // SAFETY: a live, solved instance; the ray has one entry per row.
     unsafe {
         if highs_sys::Highs_getModelStatus(h.0) != highs_sys::kHighsModelStatusInfeasible {
@@ -390,7 +402,7 @@ pub fn tree_with_stats(
         deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
         strong: STRONG,
         warm: Lp::new(sys, &sys.cols, true)
-            .load(false)
+            .load(false, false)
             .map(|h| (h, sys.cols.clone())),
     };
     let mut cols = sys.cols.clone();
