@@ -19,7 +19,6 @@
 use crate::geometry::{Army, Cell};
 use crate::minimum::{self, Request, Status};
 use crate::model::Model;
-use crate::order::{self, Ordering};
 use crate::solve::{self, IpStatus, Options};
 use crate::verify::{self, Step};
 use serde::Serialize;
@@ -207,28 +206,7 @@ fn playable(
     army: Army,
     level: i32,
 ) -> Option<Vec<Step>> {
-    let priority = |j: usize| board.exponent[board.jumps[j].from].unwrap_or(0) as i64;
-    let Ordering::Found(seq) = order::order(board, &sol.start, &sol.jumps, priority, ORDER_BUDGET)
-    else {
-        return None;
-    };
-    let mut play: Vec<Step> = seq
-        .iter()
-        .map(|&j| {
-            let jump = board.jumps[j];
-            Step {
-                from: board.cells[jump.from],
-                over: board.cells[jump.over],
-                to: board.cells[jump.to],
-            }
-        })
-        .collect();
-    play.push(Step {
-        from: (2 * d.0, 2 * d.1),
-        over: d,
-        to: (0, 0),
-    });
-    let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
+    let (cells, play) = minimum::order_play(board, sol, d, ORDER_BUDGET)?;
     verify::replay(&army.lattice(), level, &cells, &play)
         .ok()
         .map(|_| play)

@@ -817,21 +817,19 @@ impl Search<'_> {
     }
 }
 
-/// Orders and replays an IP solution; on success fills `out` and returns true.
-pub fn settle(
-    out: &mut Outcome,
-    req: &Request,
+/// Orders an IP solution's jumps into a play that ends with the last jump 2d over d: the
+/// army and the play (not yet replayed), or None when the backtracker finds no order within
+/// `budget` nodes.
+pub fn order_play(
     board: &Board,
     sol: &solve::IpSolution,
     d: Cell,
-) -> bool {
+    budget: u64,
+) -> Option<(Vec<Cell>, Vec<Step>)> {
     // Jumps far from the target first: the pagoda exponent of the from-cell.
     let priority = |j: usize| board.exponent[board.jumps[j].from].unwrap_or(0) as i64;
-    let t = Instant::now();
-    let ordering = order::order(board, &sol.start, &sol.jumps, priority, ORDER_BUDGET);
-    out.order_seconds += t.elapsed().as_secs_f64();
-    let Ordering::Found(seq) = ordering else {
-        return false;
+    let Ordering::Found(seq) = order::order(board, &sol.start, &sol.jumps, priority, budget) else {
+        return None;
     };
     let army: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
     let mut play: Vec<Step> = seq
@@ -851,6 +849,23 @@ pub fn settle(
         over: d,
         to: (0, 0),
     });
+    Some((army, play))
+}
+
+/// Orders and replays an IP solution; on success fills `out` and returns true.
+pub fn settle(
+    out: &mut Outcome,
+    req: &Request,
+    board: &Board,
+    sol: &solve::IpSolution,
+    d: Cell,
+) -> bool {
+    let t = Instant::now();
+    let ordered = order_play(board, sol, d, ORDER_BUDGET);
+    out.order_seconds += t.elapsed().as_secs_f64();
+    let Some((army, play)) = ordered else {
+        return false;
+    };
     let lattice = req.army.lattice();
     match verify::replay(&lattice, req.level, &army, &play) {
         Ok(r) => {
