@@ -477,6 +477,9 @@ impl Search<'_> {
 
     /// The direct IP of round k for the i-th last jump, re-solved after each cut.
     fn direct(&mut self, i: usize, k: u64) -> Result<Settled, String> {
+        if self.split_at_once(i, k) {
+            return self.split(i, k);
+        }
         let dir = &self.dirs[i];
         let (d, bound) = (dir.d, dir.bound);
         let (limit, basis) = round_limit(dir, k);
@@ -569,6 +572,18 @@ impl Search<'_> {
             opts.time_limit = Some(opts.time_limit.map_or(b, |t| t.min(b)));
         }
         solve::solve(Model::build(board, spec), &opts)
+    }
+
+    /// Whether round k of the i-th last jump goes straight to its case split: when the
+    /// direct IP of round k − 1 already ran out of its budget (round k is harder), or when a
+    /// case log of round k is there to resume (a rerun does not pay the budget again).
+    fn split_at_once(&self, i: usize, k: u64) -> bool {
+        let d = self.dirs[i].d;
+        let budget = self.req.direct_budget.is_some();
+        let before = self.split.iter().any(|s| s.0 + 1 == k && s.1 == d);
+        let log =
+            crate::sweep::Sweep::log_path(self.req.army, self.req.level, k, &[d], &self.case_dir);
+        budget && (before || log.exists())
     }
 
     /// The direct budget applies to the first solve of a round, not to re-solves after cuts.

@@ -276,23 +276,13 @@ impl Sweep {
     }
 
     fn log_name(&self, extra: i32) -> String {
-        let dirs: Vec<String> = self
-            .families
-            .iter()
-            .map(|f| format!("d{}_{}", f.last_jump.0, f.last_jump.1))
-            .collect();
-        let wider = if extra > 0 {
-            format!("-wider{extra}")
-        } else {
-            String::new()
-        };
-        format!(
-            "{}-{}-{}-{}{wider}-cases.jsonl",
-            self.army,
-            self.level,
-            self.men,
-            dirs.join("-")
-        )
+        let dirs: Vec<Cell> = self.families.iter().map(|f| f.last_jump).collect();
+        log_name(self.army, self.level, self.men, &dirs, extra)
+    }
+
+    /// Where the case log of a sweep over these last jumps lies in `dir`.
+    pub fn log_path(army: Army, level: i32, men: u64, dirs: &[Cell], dir: &Path) -> PathBuf {
+        dir.join(log_name(army, level, men, dirs, 0))
     }
 
     fn stamp(&self, extra: i32) -> Stamp {
@@ -713,6 +703,17 @@ impl LogWriter {
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
+}
+
+/// DIR-relative name of a case log: <army>-<level>-<men>-d<x>_<y>[-…][-wider<extra>]-cases.jsonl.
+fn log_name(army: Army, level: i32, men: u64, dirs: &[Cell], extra: i32) -> String {
+    let dirs: Vec<String> = dirs.iter().map(|d| format!("d{}_{}", d.0, d.1)).collect();
+    let wider = if extra > 0 {
+        format!("-wider{extra}")
+    } else {
+        String::new()
+    };
+    format!("{army}-{level}-{men}-{}{wider}-cases.jsonl", dirs.join("-"))
 }
 
 /// One JSON line of a log.
