@@ -79,7 +79,7 @@ pub struct Display {
     /// No progress display on stderr (it is shown only when stderr is a terminal)
     #[arg(short, long)]
     pub quiet: bool,
-    /// One line per integer program solved, on stderr, after the run
+    /// One line per integer program solved, on stderr, as it is solved
     #[arg(short, long, conflicts_with = "quiet")]
     pub verbose: bool,
 }
@@ -384,26 +384,6 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
         .map_err(|e| Error::failure(format!("cannot write in {}: {e}", dir.display())))
 }
 
-/// One line per IP solved, for `-v`.
-fn print_rounds(out: &Outcome) {
-    for r in &out.rounds {
-        eprintln!(
-            "IP: {} men, last jump over {:?}, {} cells, {} jumps, board {}, {}, {:.2} s",
-            r.men,
-            r.last_jump,
-            r.cells,
-            r.jumps,
-            if r.board_proven {
-                "proven"
-            } else {
-                "not proven"
-            },
-            r.status,
-            r.seconds
-        );
-    }
-}
-
 pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
@@ -431,12 +411,10 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         case_dir: a.out.clone(),
         second_opinion: a.cbc,
         jobs: a.jobs as usize,
+        verbose: a.display.verbose,
         ..Request::new(army, level)
     };
     let out = minimum::find_minimum(&req)?;
-    if a.display.verbose {
-        print_rounds(&out);
-    }
     // The answer first, then the files: a file that cannot be written never hides it.
     let files = match (&a.out, out.verified) {
         (Some(dir), true) => Some(output_paths(dir, &format!("{}-{}", out.army, out.level))),
@@ -858,15 +836,8 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         }
         return Ok(0);
     };
+    sweep.verbose = a.display.verbose;
     let report = sweep.solve(dir, a.time_limit, a.display.progress())?;
-    if a.display.verbose {
-        for r in &report.results {
-            eprintln!(
-                "case {:?} {}: {}, {} cells, {} jumps, {:.2} s",
-                r.last_jump, r.case, r.status, r.cells, r.jumps, r.seconds
-            );
-        }
-    }
     let stem = format!("{army}-{level}-{}men", a.size);
     let files = report.found.as_ref().map(|_| output_paths(dir, &stem));
     if let Some(o) = fields.as_object_mut() {

@@ -55,6 +55,8 @@ pub struct Request {
     pub refuse_orderings: usize,
     /// Cases of a split round solved at once ([`crate::sweep::Sweep::solve`]).
     pub jobs: usize,
+    /// One line on stderr per integer program, as it is solved.
+    pub verbose: bool,
 }
 
 impl Request {
@@ -73,6 +75,7 @@ impl Request {
             second_opinion: false,
             refuse_orderings: 0,
             jobs: 1,
+            verbose: false,
         }
     }
 }
@@ -616,6 +619,20 @@ impl Search<'_> {
         self.out.cells = board.cells.len();
         self.out.jumps = board.jumps.len();
         self.out.ips += 1;
+        if self.req.verbose {
+            let line = format!(
+                "IP: {k} men, last jump over {d:?}, {} cells, {} jumps, board {}, {:?}, {:.2} s",
+                board.cells.len(),
+                board.jumps.len(),
+                if limit.proven { "proven" } else { "not proven" },
+                sol.status,
+                sol.seconds
+            );
+            match &self.progress {
+                Some(pb) => pb.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
         self.out.rounds.push(Round {
             men: k,
             last_jump: d,
@@ -659,6 +676,7 @@ impl Search<'_> {
             crate::sweep::Sweep::with_directions(self.req.army, self.req.level, k, &[d], 0);
         sweep.second_opinion = self.req.second_opinion;
         sweep.jobs = self.req.jobs;
+        sweep.verbose = self.req.verbose;
         if let Some(pb) = &self.progress {
             pb.set_message(format!(
                 "{} level {}: {k} men, direct IP too slow, splitting into cases",

@@ -60,6 +60,8 @@ pub struct Sweep {
     pub second_opinion: bool,
     /// Cases solved at once, each on its own thread.
     pub jobs: usize,
+    /// One line on stderr per case solved, as it is solved.
+    pub verbose: bool,
 }
 
 /// One line of the case log.
@@ -218,6 +220,7 @@ impl Sweep {
             extra,
             second_opinion: false,
             jobs: 1,
+            verbose: false,
         }
     }
 
@@ -457,7 +460,12 @@ impl Sweep {
                         if stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
                             continue;
                         }
-                        let _ = tx.send((i, self.solve_case(f, order[i], time_limit, bar)));
+                        let result = self.solve_case(f, order[i], time_limit, bar);
+                        if matches!(result, Ok((_, Some(_))) | Err(_)) {
+                            // An army (or a failure) ends the sweep: start nothing new.
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        let _ = tx.send((i, result));
                     }
                 });
             }
@@ -471,6 +479,16 @@ impl Sweep {
                     }
                     Ok((r, found)) => {
                         report.solved += 1;
+                        if self.verbose {
+                            let line = format!(
+                                "case {:?} {}: {}, {} cells, {} jumps, {:.2} s",
+                                r.last_jump, r.case, r.status, r.cells, r.jumps, r.seconds
+                            );
+                            match bar {
+                                Some(b) => b.println(line),
+                                None => eprintln!("{line}"),
+                            }
+                        }
                         if found.is_some() && report.found.is_none() {
                             report.found = found;
                             stop.store(true, Ordering::Relaxed);
