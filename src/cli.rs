@@ -425,17 +425,17 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     } else {
         print_summary(&out)
     };
-    if let (Some(dir), Some(f)) = (&a.out, &files) {
-        // Written even when standard output has gone: the files were asked for.
+    // Written even when standard output has gone: the files were asked for.
+    if let (Some(dir), Some(_)) = (&a.out, &files) {
         write_outputs(dir, &out)?;
-        if !a.json && shown.is_ok() {
-            emitln(&format!("wrote {} and {}", f.0.display(), f.1.display()))?;
-        }
     }
     if let Some(path) = &a.proof {
         write_proof(path, &out)?;
     }
     shown?;
+    if let (Some(f), false) = (&files, a.json) {
+        emitln(&format!("wrote {} and {}", f.0.display(), f.1.display()))?;
+    }
     Ok(match out.status {
         Status::Optimal | Status::Impossible => 0,
         Status::Open | Status::TimeLimit | Status::Interrupted => 3,

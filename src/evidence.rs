@@ -19,7 +19,8 @@ fn space(army: Army, level: i32, def: &IpDef) -> Space {
     Space::new(army, level, def.last_jump, def.max_exponent.max(40) + 8)
 }
 
-/// Evidence for a program HiGHS (and CBC, when asked) called infeasible.
+/// Evidence for a program HiGHS (and CBC, when asked) called infeasible, with its
+/// certificate when one is found.
 pub fn infeasible(
     army: Army,
     level: i32,
@@ -27,20 +28,40 @@ pub fn infeasible(
     cbc: Option<String>,
     seconds: f64,
 ) -> Result<IpProof, String> {
-    let space = space(army, level, &def);
-    let sys = ip::build(&space, &def)?;
-    let certificate = certify::farkas(&sys)
-        .map(farkas::Tree::Leaf)
-        .or_else(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)));
+    let mut proof = uncertified(army, level, def, cbc, seconds)?;
+    certify_proof(army, level, &mut proof)?;
+    Ok(proof)
+}
+
+/// The same evidence without a certificate yet (a case split certifies its cases only once
+/// the round has no army: [`certify_proof`]).
+pub fn uncertified(
+    army: Army,
+    level: i32,
+    def: IpDef,
+    cbc: Option<String>,
+    seconds: f64,
+) -> Result<IpProof, String> {
+    let sys = ip::build(&space(army, level, &def), &def)?;
     Ok(IpProof {
         rows: sys.rows.len(),
         cols: sys.cols.len(),
         def,
         highs: "infeasible".into(),
         cbc,
-        certificate,
+        certificate: None,
         seconds,
     })
+}
+
+/// Looks for an exact certificate of the program of `proof`: Farkas multipliers when its
+/// LP relaxation is infeasible, else a branch-and-bound tree within its node and time limits.
+pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), String> {
+    let sys = ip::build(&space(army, level, &proof.def), &proof.def)?;
+    proof.certificate = certify::farkas(&sys)
+        .map(farkas::Tree::Leaf)
+        .or_else(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)));
+    Ok(())
 }
 
 /// Whether a certificate read back from a case log still proves its program infeasible.

@@ -505,12 +505,62 @@ impl Sweep {
         if let Some(e) = failure {
             return Err(e);
         }
+        if report.found.is_none() {
+            self.certify(&mut slots, writer)?;
+        }
         let found = report.found.is_some();
         Ok(slots
             .into_iter()
             .zip(order)
             .map(|(r, c)| r.unwrap_or_else(|| self.not_attempted(f, c, found)))
             .collect())
+    }
+
+    /// Exact certificates for the infeasible cases just solved, on `jobs` threads; each case
+    /// certified is logged again (a resumed run takes its last line). Only a round without an
+    /// army needs them, so a sweep that finds one never pays for them.
+    fn certify(
+        &self,
+        slots: &mut [Option<CaseResult>],
+        writer: &mut LogWriter,
+    ) -> Result<(), String> {
+        let todo: Vec<usize> = (0..slots.len())
+            .filter(|&i| {
+                slots[i]
+                    .as_ref()
+                    .and_then(|r| r.ip.as_ref())
+                    .is_some_and(|ip| ip.certificate.is_none())
+            })
+            .collect();
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel();
+        let shared: &[Option<CaseResult>] = slots;
+        let mut done = Vec::new();
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.clamp(1, todo.len().max(1)) {
+                let (tx, todo, next) = (tx.clone(), &todo, &next);
+                scope.spawn(move || {
+                    while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        if INTERRUPTED.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let mut ip = shared[i].as_ref().and_then(|r| r.ip.clone()).unwrap();
+                        let r = crate::evidence::certify_proof(self.army, self.level, &mut ip);
+                        let _ = tx.send((i, r.map(|_| ip)));
+                    }
+                });
+            }
+            drop(tx);
+            done.extend(rx);
+        });
+        for (i, ip) in done {
+            let r = slots[i].as_mut().unwrap();
+            r.ip = Some(ip?);
+            if r.ip.as_ref().is_some_and(|ip| ip.certificate.is_some()) {
+                writer.append(r)?;
+            }
+        }
+        Ok(())
     }
 
     /// Minimum armies usually have zero slack (paper, section 4.3) and no far men: try
@@ -585,7 +635,7 @@ impl Sweep {
         r.status = match sol.status {
             IpStatus::Infeasible => {
                 r.cbc = self.second(&board, &spec, time_limit, f.last_jump, c)?;
-                r.ip = Some(crate::evidence::infeasible(
+                r.ip = Some(crate::evidence::uncertified(
                     self.army,
                     self.level,
                     def,

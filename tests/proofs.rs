@@ -154,3 +154,23 @@ fn solve_writes_a_gzip_proof_that_check_accepts_and_check_rejects_garbage() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A reader that goes away early takes none of the files asked for with it.
+#[test]
+fn a_closed_pipe_still_gets_the_proof_written() {
+    let dir = std::env::temp_dir().join(format!("solarmy-pipe-{}", std::process::id()));
+    let proof = dir.join("skew-5.json");
+    let script = format!(
+        "{} solve --army skew --level 5 -q --out {} --proof {} | head -1",
+        env!("CARGO_BIN_EXE_solarmy"),
+        dir.display(),
+        proof.display()
+    );
+    let o = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(proof.exists() && dir.join("skew-5-army.csv").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
