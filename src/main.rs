@@ -31,6 +31,8 @@ enum Command {
     Cases(cli::CasesArgs),
     /// Re-verify proof files written by `solve --proof`, step by step.
     Check(cli::CheckArgs),
+    /// The fewest moves for a given army to reach the target, proven by exhaustive search.
+    Moves(solarmy::cli_moves::MovesArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Bounds(a) => cli::bounds(&a),
         Command::Cases(a) => cli::cases(&a),
         Command::Check(a) => cli::check(&a),
+        Command::Moves(a) => solarmy::cli_moves::moves(&a),
     };
     match result {
         Ok(code) => ExitCode::from(code),
