@@ -555,9 +555,10 @@ impl Search<'_> {
         self.stopped.is_some()
     }
 
-    /// Every move of every man from the position `men` (on `self.occ`), deduplicated by
-    /// resulting position. Stops early, returning only it, at a move that reaches the goal.
-    fn children(&mut self, men: &[u32], w: &[W], only_goal: bool) -> Vec<Child> {
+    /// Every move of every man from the position `men` (on `self.occ`) whose resulting position
+    /// has a bound below `limit` (so none when `limit` <= 1), deduplicated by resulting position.
+    /// Stops early, returning only it, at a move that reaches the goal.
+    fn children(&mut self, men: &[u32], w: &[W], limit: u32) -> Vec<Child> {
         let mut out: Vec<Child> = Vec::new();
         let mut seen_pos: FxSet<Vec<u32>> = FxSet::default();
         for (mi, &a0) in men.iter().enumerate() {
@@ -575,7 +576,7 @@ impl Search<'_> {
                 &mut seen_state,
                 &mut seen_pos,
                 &mut out,
-                only_goal,
+                limit,
             );
             self.occ[a0 as usize] = 1;
             if found {
@@ -598,7 +599,7 @@ impl Search<'_> {
         seen_state: &mut FxSet<Vec<u32>>,
         seen_pos: &mut FxSet<Vec<u32>>,
         out: &mut Vec<Child>,
-        only_goal: bool,
+        limit: u32,
     ) -> bool {
         let t = self.t;
         for k in 0..t.dirs.len() {
@@ -617,48 +618,62 @@ impl Search<'_> {
             let fresh = seen_state.insert(state);
             let mut found = false;
             if fresh {
-                // The position after this move: men minus the mover and the removed, plus c.
-                let mut child: Vec<u32> = men
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, m)| i != mi && self.occ[*m as usize] == 1)
-                    .map(|(_, &m)| m)
-                    .collect();
-                child.push(c as u32);
-                let goal = t.is_goal(&child);
-                if goal || !only_goal {
-                    let key = t.canonical(&child);
-                    if goal || seen_pos.insert(key.clone()) {
-                        let mut cw = w.to_vec();
-                        let a0 = men[mi] as usize;
-                        for (j, tab) in t.weights.iter().enumerate() {
-                            let mut x = cw[j];
-                            x.0 += tab[c].0 - tab[a0].0;
-                            x.1 += tab[c].1 - tab[a0].1;
+                let left = men.len() - removed.len();
+                let goal = c == t.target
+                    && match t.goal {
+                        Goal::ManOn(_) => true,
+                        Goal::OneManOn(_) => left == 1,
+                    };
+                if goal || limit > 1 {
+                    // The weights after this move: the mover leaves a0 and lands on c, the men
+                    // jumped over are gone.
+                    let a0 = men[mi] as usize;
+                    let cw: Vec<W> = t
+                        .weights
+                        .iter()
+                        .zip(w)
+                        .map(|(tab, &(x, y))| {
+                            let (mut x, mut y) =
+                                (x + tab[c].0 - tab[a0].0, y + tab[c].1 - tab[a0].1);
                             for &r in removed.iter() {
-                                x.0 -= tab[r as usize].0;
-                                x.1 -= tab[r as usize].1;
+                                x -= tab[r as usize].0;
+                                y -= tab[r as usize].1;
                             }
-                            cw[j] = x;
-                        }
+                            (x, y)
+                        })
+                        .collect();
+                    if goal || at_least_one(cw[0]) {
+                        // The position after this move: men minus the mover and the removed, plus c.
+                        let mut child: Vec<u32> = men
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, m)| i != mi && self.occ[*m as usize] == 1)
+                            .map(|(_, &m)| m)
+                            .collect();
+                        child.push(c as u32);
                         let bound = if goal {
                             Some(0)
                         } else {
                             t.bound_with(&child, &cw)
                         };
-                        out.push(Child {
-                            steps: steps.clone(),
-                            men: child,
-                            weights: cw,
-                            key,
-                            bound,
-                            goal,
-                        });
+                        if bound.is_some_and(|b| b < limit) || goal {
+                            let key = t.canonical(&child);
+                            if goal || seen_pos.insert(key.clone()) {
+                                out.push(Child {
+                                    steps: steps.clone(),
+                                    men: child,
+                                    weights: cw,
+                                    key,
+                                    bound,
+                                    goal,
+                                });
+                            }
+                        }
                     }
                 }
                 found = goal
                     || self.chain(
-                        men, mi, c as u32, w, steps, removed, seen_state, seen_pos, out, only_goal,
+                        men, mi, c as u32, w, steps, removed, seen_state, seen_pos, out, limit,
                     );
             }
             removed.pop();
@@ -680,7 +695,7 @@ impl Search<'_> {
         if self.tt.get(key).is_some_and(|&f| f as u32 >= r) {
             return Verdict::Fail;
         }
-        let kids = self.children(men, w, r == 1);
+        let kids = self.children(men, w, r);
         if kids.len() == 1 && kids[0].goal {
             self.path.push(kids.into_iter().next().unwrap().steps);
             return Verdict::Found;
