@@ -37,6 +37,10 @@ pub struct MovesArgs {
     /// Transposition-table cap in entries (the search stays correct when it is hit)
     #[arg(long, default_value_t = 4_000_000)]
     pub tt_entries: usize,
+    /// Positions to spend first on looking for plays shorter than the seed (depth-first one move
+    /// below the best known); they are not part of the proof
+    #[arg(long, default_value_t = 1_000_000)]
+    pub probe: u64,
     /// Write <army>-<level>-moves-play.csv here
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -116,6 +120,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, String> {
         time_limit: a.time_limit,
         tt_entries: a.tt_entries,
         seed,
+        probe_positions: a.probe,
         interrupt: Some(&crate::solve::INTERRUPTED),
         progress,
     };
@@ -185,6 +190,7 @@ fn answer_json(
         "found_by_search": ans.found_by_search,
         "positions": positions,
         "positions_total": ans.positions.iter().sum::<u64>(),
+        "probe_positions": ans.probe_positions,
         "seconds": ans.seconds,
         "tt_entries": ans.tt_entries,
         "tt_cap": tt_cap,

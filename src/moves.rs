@@ -182,6 +182,9 @@ pub struct Options {
     pub seed: Option<Vec<Step>>,
     /// Set from outside (Ctrl-C) to stop.
     pub interrupt: Option<&'static AtomicBool>,
+    /// Positions to spend, before the proof, looking for plays shorter than the seed (beam
+    /// searches by levels, not part of the proof); 0: none.
+    pub probe_positions: u64,
     /// Called about every quarter second with (depth, positions this depth, total positions).
     pub progress: Option<Box<dyn FnMut(u32, u64, u64)>>,
 }
@@ -192,6 +195,7 @@ impl Default for Options {
             time_limit: None,
             tt_entries: 4_000_000,
             seed: None,
+            probe_positions: 0,
             interrupt: None,
             progress: None,
         }
@@ -219,6 +223,8 @@ pub struct Answer {
     pub tt_entries: usize,
     pub tt_full: bool,
     pub start_symmetric: bool,
+    /// Positions examined by the probes for shorter plays (not part of the proof).
+    pub probe_positions: u64,
 }
 
 /// A fast multiplicative hasher for the exact keys (cell lists) of the tables.
@@ -527,13 +533,18 @@ struct Search<'a> {
     deadline: Option<f64>,
     interrupt: Option<&'static AtomicBool>,
     stopped: Option<Status>,
+    /// A cap on `visits` for the current run (probes for shorter plays); hitting it stops the
+    /// run without stopping the whole search.
+    budget: Option<u64>,
+    /// Seconds after which the current probe ends (its budget is then spent).
+    probe_deadline: Option<f64>,
     progress: Option<Box<dyn FnMut(u32, u64, u64)>>,
     last_report: f64,
 }
 
 impl Search<'_> {
     fn should_stop(&mut self) -> bool {
-        if self.stopped.is_some() {
+        if self.stopped.is_some() || self.budget.is_some_and(|b| self.visits > b) {
             return true;
         }
         if self.visits % 1024 != 0 {
@@ -544,6 +555,8 @@ impl Search<'_> {
             self.stopped = Some(Status::Interrupted);
         } else if self.deadline.is_some_and(|d| now >= d) {
             self.stopped = Some(Status::TimeLimit);
+        } else if self.probe_deadline.is_some_and(|d| now >= d) {
+            self.budget = Some(0);
         }
         if now - self.last_report >= 0.25 {
             self.last_report = now;
@@ -724,6 +737,119 @@ impl Search<'_> {
         Verdict::Fail
     }
 
+    /// Beam search by levels (Beasley's search by levels, keeping only the `width` most
+    /// promising positions of each level: smallest bound, then heaviest under the best last-jump
+    /// function) for a play of at most `most` moves. A heuristic for short plays, not a proof.
+    fn beam(&mut self, men: &[u32], w: &[W], width: usize, most: u32) -> Option<Vec<Step>> {
+        struct Node {
+            men: Vec<u32>,
+            w: Vec<W>,
+            parent: usize,
+            steps: Vec<(u32, u32, u32)>,
+        }
+        let sigma = (5f64.sqrt() - 1.0) / 2.0;
+        let heavy = |w: &[W]| {
+            w[1..]
+                .iter()
+                .map(|&(a, b)| a as f64 + b as f64 * sigma)
+                .fold(0.0, f64::max)
+        };
+        let mut levels: Vec<Vec<Node>> = vec![vec![Node {
+            men: men.to_vec(),
+            w: w.to_vec(),
+            parent: usize::MAX,
+            steps: Vec::new(),
+        }]];
+        let mut seen: FxSet<Vec<u32>> = FxSet::default();
+        for &m in men {
+            self.occ[m as usize] = 0;
+        }
+        let mut result = None;
+        'levels: for depth in 1..=most {
+            let mut next: Vec<(u32, f64, Node)> = Vec::new();
+            let last = levels.len() - 1;
+            for (i, node) in levels[last].iter().enumerate() {
+                self.visits += 1;
+                if self.should_stop() {
+                    break 'levels;
+                }
+                for &m in &node.men {
+                    self.occ[m as usize] = 1;
+                }
+                let kids = self.children(&node.men, &node.w, most - depth + 1);
+                for &m in &node.men {
+                    self.occ[m as usize] = 0;
+                }
+                for kid in kids {
+                    if kid.goal {
+                        let mut path = vec![kid.steps];
+                        let (mut lvl, mut at) = (last, i);
+                        while at != usize::MAX {
+                            let n = &levels[lvl][at];
+                            path.push(n.steps.clone());
+                            at = n.parent;
+                            lvl = lvl.wrapping_sub(1);
+                        }
+                        result = Some(path);
+                        break 'levels;
+                    }
+                    if seen.insert(kid.key) {
+                        let h = kid.bound.unwrap_or(u32::MAX);
+                        let score = heavy(&kid.weights);
+                        next.push((
+                            h,
+                            score,
+                            Node {
+                                men: kid.men,
+                                w: kid.weights,
+                                parent: i,
+                                steps: kid.steps,
+                            },
+                        ));
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            // Heaviest first (weight is the resource every play spends), to 1e-9; then the
+            // fewest men (the most jumps made), then the smallest bound.
+            let q = |x: f64| (x * 1e9).round() as i64;
+            next.sort_by(|a, b| (q(b.1), a.2.men.len(), a.0).cmp(&(q(a.1), b.2.men.len(), b.0)));
+            next.truncate(width);
+            levels.push(next.into_iter().map(|(_, _, n)| n).collect());
+        }
+        for &m in men {
+            self.occ[m as usize] = 1;
+        }
+        let path = result?;
+        Some(
+            path.iter()
+                .rev()
+                .flatten()
+                .map(|&(a, b, c)| Step {
+                    from: self.t.cell(a as usize),
+                    over: self.t.cell(b as usize),
+                    to: self.t.cell(c as usize),
+                })
+                .collect(),
+        )
+    }
+
+    /// The play on the path of the last search that found one.
+    fn play(&self, t: &Tables) -> Vec<Step> {
+        self.path
+            .iter()
+            .rev()
+            .flatten()
+            .map(|&(a, b, c)| Step {
+                from: t.cell(a as usize),
+                over: t.cell(b as usize),
+                to: t.cell(c as usize),
+            })
+            .collect()
+    }
+
     fn apply(&mut self, from: &[u32], to: &[u32]) {
         for &m in from {
             self.occ[m as usize] = 0;
@@ -764,8 +890,9 @@ pub fn solve(p: &Problem, mut opts: Options) -> Result<Answer, String> {
         tt_entries: 0,
         tt_full: false,
         start_symmetric: p.start_is_symmetric(),
+        probe_positions: 0,
     };
-    let upper = match &opts.seed {
+    let mut upper = match &opts.seed {
         Some(seed) => {
             let moves = check_play(p, seed)?;
             ans.play = Some(seed.clone());
@@ -808,12 +935,55 @@ pub fn solve(p: &Problem, mut opts: Options) -> Result<Answer, String> {
         deadline: opts.time_limit,
         interrupt: opts.interrupt,
         stopped: None,
+        budget: None,
+        probe_deadline: None,
         progress: opts.progress.take(),
         last_report: 0.0,
     };
     let key = t.canonical(&men);
     // Each move removes at least one man, so no play has more than K − 1 moves.
     let most = men.len() as u32 - 1;
+    // Probes for shorter plays (a heuristic, never part of the proof): beam searches by levels
+    // of growing width, each looking for a play of fewer moves than the best known. A play
+    // found is checked and lowers the upper bound.
+    // They get at most a third of the time limit.
+    let mut spent = 0;
+    s.probe_deadline = opts.time_limit.map(|t| t / 3.0);
+    for width in [16, 128, 1024, 8192, 65536] {
+        while let Some(u) = upper
+            && u > h0
+            && spent < opts.probe_positions
+            && s.stopped.is_none()
+        {
+            s.visits = 0;
+            s.budget = Some(opts.probe_positions - spent);
+            let found = s.beam(&men, &w, width, u - 1);
+            spent += s.visits;
+            s.total += s.visits;
+            let Some(play) = found else { break };
+            let moves = check_play(p, &play)?;
+            if moves >= u {
+                return Err(format!(
+                    "internal error: a probe's play has {moves} moves, not fewer than {u}"
+                ));
+            }
+            ans.play = Some(play);
+            ans.play_moves = Some(moves);
+            ans.found_by_search = true;
+            upper = Some(moves);
+        }
+    }
+    s.visits = 0;
+    s.budget = None;
+    s.probe_deadline = None;
+    ans.probe_positions = spent;
+    if s.stopped.is_some() || ans.min_moves.is_some() {
+        ans.status = s.stopped.unwrap_or(Status::Optimal);
+        ans.tt_entries = s.tt.len();
+        ans.tt_full = s.tt_full;
+        ans.seconds = started.elapsed().as_secs_f64();
+        return Ok(ans);
+    }
     let mut depth = h0;
     loop {
         if upper.is_some_and(|u| depth >= u) {
@@ -836,17 +1006,7 @@ pub fn solve(p: &Problem, mut opts: Options) -> Result<Answer, String> {
         s.total += s.visits;
         match v {
             Verdict::Found => {
-                let play: Vec<Step> = s
-                    .path
-                    .iter()
-                    .rev()
-                    .flatten()
-                    .map(|&(a, b, c)| Step {
-                        from: t.cell(a as usize),
-                        over: t.cell(b as usize),
-                        to: t.cell(c as usize),
-                    })
-                    .collect();
+                let play = s.play(&t);
                 let moves = check_play(p, &play)?;
                 if moves != depth {
                     return Err(format!(

@@ -273,3 +273,40 @@ fn bad_armies_get_one_line_and_exit_1() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every position of every play in results/armies/ (up to level 6) obeys the bounds: the bound
+/// at each move boundary never exceeds the moves the play still makes.
+#[test]
+fn every_results_play_obeys_the_bounds() {
+    for army in Army::ALL {
+        for level in 1..=6 {
+            let dir = format!("{}/results/armies", env!("CARGO_MANIFEST_DIR"));
+            let play_path = format!("{dir}/{army}-{level}-play.csv");
+            if !std::path::Path::new(&play_path).exists() {
+                continue;
+            }
+            let men = results_army(army.name(), level);
+            let play = export::read_play(std::path::Path::new(&play_path)).unwrap();
+            let p = Problem::army(army, level, &men).unwrap();
+            let total = verify::count_moves(&play) as u32;
+            let mut board: BTreeSet<Cell> = men.iter().copied().collect();
+            let mut done = 0;
+            for (i, s) in play.iter().enumerate() {
+                if i == 0 || play[i - 1].to != s.from {
+                    let v: Vec<Cell> = board.iter().copied().collect();
+                    let b = moves::lower_bound(&p, &v).unwrap();
+                    assert!(
+                        b.is_some_and(|b| b <= total - done),
+                        "{army} {level}: before move {}: bound {b:?} > {} moves left",
+                        done + 1,
+                        total - done
+                    );
+                    done += 1;
+                }
+                board.remove(&s.from);
+                board.remove(&s.over);
+                board.insert(s.to);
+            }
+        }
+    }
+}
