@@ -7,7 +7,8 @@
 //! [`second`]: CBC's second opinion) → [`order`] (jump-ordering backtracker) → [`verify`]
 //! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
 //! by round or case by case) → [`export`] / [`render`] (files, pictures) → [`cli`] (the
-//! commands). [`bounds`] tabulates the pagoda bounds.
+//! commands). [`bounds`] tabulates the pagoda bounds. [`moves`] searches all plays of a given
+//! army for the fewest moves (its command lives in [`cli_moves`]).
 
 pub mod board;
 pub mod bounds;

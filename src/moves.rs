@@ -34,6 +34,19 @@
 //!    direction d has W_d(P) >= 1.
 //! 3. *Standard weight.* Under the standard function (exponent = distance from the target) a
 //!    position with a man on the target weighs >= 1 = σ^0, so a position weighing less is dead.
+//! 4. *Weight near d comes in slowly.* Let e = 1 + dist(d, ·) (the plain improved exponent, a
+//!    graph distance, so adjacent cells differ by at most 1), S_J the cells with e <= J (J >= 2,
+//!    so S_J holds d and 2d) and T_J(P) the weight Σ σ^e of the men of P in S_J (a truncated
+//!    pagoda weight: it can grow). The position before the last jump holds d and 2d, so
+//!    T_J >= σ + σ² = 1 there. A move (or a prefix of one: a chain a_0 → … → a_k over
+//!    b_1 … b_k) changes T_J by T(a_k) − T(a_0) − Σ T(b_i) <= T(a_k) − T(b_k). If b_k ∈ S_J,
+//!    e(b_k) <= e(a_k) + 1, so the change is <= σ^e(a_k) − σ^(e(a_k)+1) = σ^(e(a_k)+2); if
+//!    b_k ∉ S_J, e(b_k) >= J + 1, so e(a_k) >= J and the change is <= σ^J (0 if a_k ∉ S_J).
+//!    By bound 1, move i lands on exponent >= e_i = max(1, r_d(P) + 1 − i). So move i raises
+//!    T_J by at most γ_i = σ^min(e_i + 2, J) when e_i <= J, and not at all otherwise; the
+//!    last jump happens in move m (after m − 1 moves and a prefix of move m) only if
+//!    T_J(P) + γ_1 + … + γ_m >= 1. The least such m, for J = 3 … 6, is a lower bound for d;
+//!    h(P) uses, per d, the largest of bounds 2 and 4.
 //!
 //! Weights are exact (a + bσ with integers, [`crate::golden::Golden`]); cells whose exponent lies
 //! beyond the pagoda's trusted window are given the weight σ^(T+1) and the distance T + 1 − offset
@@ -54,6 +67,12 @@
 //!
 //! The transposition table is capped (by entries); when full it stops storing, which only costs
 //! time: the search stays exhaustive and correct without it.
+//!
+//! **Upper bounds** are plays, checked by replay: a seed play (the IP's), and what the *probes*
+//! find before the proof starts — beam searches by levels (Beasley's search by levels keeping
+//! only the most promising positions: heaviest, then fewest men, then smallest bound) for a
+//! play of fewer moves than the best known. Probes are heuristics and prove nothing; the proof
+//! is the iterative deepening alone, which stops as soon as its depth reaches the best play.
 
 use crate::geometry::{Army, Cell, Lattice};
 use crate::golden::Golden;
@@ -327,7 +346,12 @@ pub struct Tables {
     mirror_key: Vec<u32>,
     use_mirror: bool,
     goal: Goal,
+    /// σ^e, e < 80.
+    pow: Vec<W>,
 }
+
+/// The largest region exponent J used by bound 4.
+const NEAR: usize = 6;
 
 impl Tables {
     pub fn new(p: &Problem) -> Result<Tables, String> {
@@ -421,6 +445,7 @@ impl Tables {
             mirror_key,
             use_mirror: p.board_is_symmetric(),
             goal: p.goal,
+            pow,
         })
     }
 
@@ -458,10 +483,53 @@ impl Tables {
                 continue;
             }
             let t = &self.dist_lb[k];
-            let r = men.iter().map(|&m| t[m as usize]).min().unwrap_or(u16::MAX) as u32;
-            best = Some(best.map_or(r + 1, |b| b.min(r + 1)));
+            // Men per exponent 1 + dist(d, ·), for the exponents up to NEAR.
+            let mut near = [0i64; NEAR + 1];
+            let mut r = u16::MAX;
+            for &m in men {
+                let e = t[m as usize];
+                r = r.min(e);
+                if (e as usize) < NEAR {
+                    near[e as usize + 1] += 1;
+                }
+            }
+            let r = r as u32;
+            let mut h = r + 1;
+            for j in 3..=NEAR {
+                h = h.max(self.gain_bound(&near, r, j));
+            }
+            best = Some(best.map_or(h, |b| b.min(h)));
         }
         best
+    }
+
+    /// Bound 4 of the module doc for one last-jump direction d and one region S_J (exponent
+    /// 1 + dist(d, ·) at most J): the fewest m with T_J + Σ_{i<=m} γ_i >= 1, where T_J is the
+    /// weight of the men in S_J and γ_i = σ^{min(e_i + 2, J)} if e_i <= J, else 0, with
+    /// e_i = max(1, r + 1 − i) the smallest exponent move i can land on.
+    fn gain_bound(&self, near: &[i64; NEAR + 1], r: u32, j: usize) -> u32 {
+        let pow = &self.pow;
+        let mut total = (0i64, 0i64);
+        for (e, &n) in near.iter().enumerate().take(j + 1).skip(1) {
+            total.0 += n * pow[e].0;
+            total.1 += n * pow[e].1;
+        }
+        if at_least_one(total) {
+            return 0;
+        }
+        let mut m = 0u32;
+        loop {
+            m += 1;
+            let e = (r as i64 + 1 - m as i64).max(1) as usize;
+            if e <= j {
+                let g = pow[(e + 2).min(j)];
+                total.0 += g.0;
+                total.1 += g.1;
+            }
+            if at_least_one(total) {
+                return m;
+            }
+        }
     }
 
     fn is_goal(&self, men: &[u32]) -> bool {
