@@ -216,17 +216,26 @@ fn print_answer(
         format!("seed play {m} moves")
     });
     match ans.status {
-        Status::Optimal => println!(
-            "minimum {} moves, proven: every depth below {} searched exhaustively ({}; {})",
-            ans.min_moves.unwrap_or(0),
-            ans.min_moves.unwrap_or(0),
-            if ans.found_by_search {
-                "play found by the search"
-            } else {
-                "the seed play attains it"
-            },
-            seed
-        ),
+        Status::Optimal => {
+            let m = ans.min_moves.unwrap_or(0);
+            let sb = ans.start_bound.unwrap_or(0);
+            println!(
+                "minimum {m} moves, proven: {} ({}; {seed})",
+                if m > sb {
+                    format!(
+                        "no play of fewer (start bound {sb}, depths {sb}..{} searched exhaustively)",
+                        m - 1
+                    )
+                } else {
+                    format!("no play of fewer (the start position's bound is {sb})")
+                },
+                if ans.found_by_search {
+                    "play found by the search"
+                } else {
+                    "the seed play attains it"
+                },
+            )
+        }
         Status::Impossible => println!("impossible: no play reaches the target (proven)"),
         s => println!(
             "{}: NOT proven. Proven lower bound {} moves; best play known {} ({})",
