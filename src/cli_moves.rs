@@ -60,7 +60,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, String> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
     if let Some(t) = a.time_limit
-        && !(t > 0.0)
+        && (t.is_nan() || t <= 0.0)
     {
         return Err(format!("--time-limit must be positive seconds, got {t}"));
     }
@@ -107,14 +107,14 @@ pub fn moves(a: &MovesArgs) -> Result<u8, String> {
         pb.enable_steady_tick(std::time::Duration::from_millis(200));
         pb
     });
-    let progress: Option<Box<dyn FnMut(u32, u64, u64)>> = bar.clone().map(|pb| {
+    let progress: Option<moves::Progress> = bar.clone().map(|pb| {
         let t0 = Instant::now();
         Box::new(move |depth: u32, here: u64, total: u64| {
             let rate = total as f64 / t0.elapsed().as_secs_f64().max(1e-9);
             pb.set_message(format!(
                 "depth {depth}: {here} positions ({total} in all, {rate:.0}/s)"
             ));
-        }) as Box<dyn FnMut(u32, u64, u64)>
+        }) as moves::Progress
     });
     let opts = Options {
         time_limit: a.time_limit,

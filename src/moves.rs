@@ -192,6 +192,9 @@ impl Status {
     }
 }
 
+/// A progress callback: (depth, positions this depth, positions in all).
+pub type Progress = Box<dyn FnMut(u32, u64, u64)>;
+
 /// Search options.
 pub struct Options {
     pub time_limit: Option<f64>,
@@ -205,7 +208,7 @@ pub struct Options {
     /// searches by levels, not part of the proof); 0: none.
     pub probe_positions: u64,
     /// Called about every quarter second with (depth, positions this depth, total positions).
-    pub progress: Option<Box<dyn FnMut(u32, u64, u64)>>,
+    pub progress: Option<Progress>,
 }
 
 impl Default for Options {
@@ -606,7 +609,7 @@ struct Search<'a> {
     budget: Option<u64>,
     /// Seconds after which the current probe ends (its budget is then spent).
     probe_deadline: Option<f64>,
-    progress: Option<Box<dyn FnMut(u32, u64, u64)>>,
+    progress: Option<Progress>,
     last_report: f64,
 }
 
@@ -615,7 +618,7 @@ impl Search<'_> {
         if self.stopped.is_some() || self.budget.is_some_and(|b| self.visits > b) {
             return true;
         }
-        if self.visits % 1024 != 0 {
+        if !self.visits.is_multiple_of(1024) {
             return false;
         }
         let now = self.started.elapsed().as_secs_f64();
