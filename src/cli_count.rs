@@ -28,7 +28,7 @@ pub struct CountArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
     /// Stop after this many seconds; the count is then reported as a lower bound
-    #[arg(long)]
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::parse_seconds)]
     pub time_limit: Option<f64>,
     /// One JSON object on stdout
     #[arg(long)]

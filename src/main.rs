@@ -44,6 +44,8 @@ enum Command {
     /// Print the manual page (roff) on stdout.
     #[command(after_help = cli::MANPAGE_HELP)]
     Manpage,
+    /// The fewest moves for a given army to reach the target, proven by exhaustive search.
+    Moves(solarmy::cli_moves::MovesArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         Command::Cases(a) => cli::cases(&a),
         Command::Check(a) => cli::check(&a).map_err(Into::into),
         Command::Count(a) => solarmy::cli_count::run(&a),
+        Command::Moves(a) => solarmy::cli_moves::moves(&a),
         Command::Completions { shell } => cli::completions(Args::command(), shell),
         Command::Manpage => cli::manpage(Args::command()),
     })

@@ -1,0 +1,294 @@
+//! `solarmy moves`: the fewest moves for a given army to put a man on the target, with the
+//! proof that none is shorter (see [`crate::moves`]). Kept apart from [`crate::cli`] so the two
+//! can change independently.
+
+use crate::cli::{parse_army, parse_level};
+use crate::export;
+use crate::moves::{self, Answer, Options, Problem, Status};
+use crate::verify::{self, Step};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    /// conway, skew, diagonal, hexagonal or pablito
+    #[arg(long)]
+    pub army: String,
+    /// Men start in rows y >= level; the target is (0,0)
+    #[arg(long, allow_hyphen_values = true)]
+    pub level: String,
+    /// The army (CSV with header x,y)
+    #[arg(long, value_name = "ARMY_CSV")]
+    pub from: PathBuf,
+    /// A known play of this army (its move count bounds the search from above); default: the
+    /// army file's sibling <...>-play.csv when it exists and replays
+    #[arg(long, value_name = "PLAY_CSV")]
+    pub seed: Option<PathBuf>,
+    /// Use no known play: search until a play is found
+    #[arg(long, conflicts_with = "seed")]
+    pub no_seed: bool,
+    /// Stop after this many seconds; report the best play known and the proven lower bound
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Transposition-table cap in entries (the search stays correct when it is hit)
+    #[arg(long, default_value_t = 4_000_000)]
+    pub tt_entries: usize,
+    /// Positions to spend first on looking for plays shorter than the seed (depth-first one move
+    /// below the best known); they are not part of the proof
+    #[arg(long, default_value_t = 1_000_000)]
+    pub probe: u64,
+    /// Write <army>-<level>-moves-play.csv here
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// One JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The sibling play file of `.../<stem>-army.csv`, if the name fits.
+fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
+    let name = army_csv.file_name()?.to_str()?;
+    let stem = name.strip_suffix("-army.csv")?;
+    Some(army_csv.with_file_name(format!("{stem}-play.csv")))
+}
+
+pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
+    let army = parse_army(&a.army)?;
+    let level = parse_level(&a.level)?;
+    if let Some(t) = a.time_limit
+        && (t.is_nan() || t <= 0.0)
+    {
+        return Err(crate::cli::Error::usage(format!(
+            "--time-limit must be positive seconds, got {t}"
+        )));
+    }
+    if a.tt_entries == 0 {
+        return Err(crate::cli::Error::usage("--tt-entries must be at least 1"));
+    }
+    let men = export::read_army(&a.from)?;
+    let problem =
+        Problem::army(army, level, &men).map_err(|e| format!("{}: {e}", a.from.display()))?;
+    let lattice = army.lattice();
+    // The seed: an explicit play must replay; a sibling play that does not is ignored (said so).
+    let mut seed_note = None;
+    let seed: Option<Vec<Step>> = if a.no_seed {
+        None
+    } else if let Some(path) = &a.seed {
+        let play = export::read_play(path)?;
+        verify::replay(&lattice, level, &men, &play)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Some(play)
+    } else {
+        match sibling_play(&a.from).filter(|p| p.exists()) {
+            Some(path) => match export::read_play(&path)
+                .and_then(|play| verify::replay(&lattice, level, &men, &play).map(|_| play))
+            {
+                Ok(play) => Some(play),
+                Err(e) => {
+                    seed_note = Some(format!(
+                        "{} not used as a seed: {e}",
+                        path.to_string_lossy()
+                    ));
+                    None
+                }
+            },
+            None => None,
+        }
+    };
+    let seed_moves = seed.as_ref().map(|p| verify::count_moves(p) as u32);
+    let _ = ctrlc::set_handler(|| {
+        crate::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let pb = ProgressBar::new_spinner();
+        pb.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
+        pb.enable_steady_tick(std::time::Duration::from_millis(200));
+        pb
+    });
+    let progress: Option<moves::Progress> = bar.clone().map(|pb| {
+        let t0 = Instant::now();
+        Box::new(move |depth: u32, here: u64, total: u64| {
+            let rate = total as f64 / t0.elapsed().as_secs_f64().max(1e-9);
+            pb.set_message(format!(
+                "depth {depth}: {here} positions ({total} in all, {rate:.0}/s)"
+            ));
+        }) as moves::Progress
+    });
+    let opts = Options {
+        time_limit: a.time_limit,
+        tt_entries: a.tt_entries,
+        seed,
+        probe_positions: a.probe,
+        interrupt: Some(&crate::solve::INTERRUPTED),
+        progress,
+    };
+    let ans = moves::solve(&problem, opts)?;
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
+    // The play reported is replayed once more by the independent checker.
+    if let Some(play) = &ans.play {
+        let r = verify::replay(&lattice, level, &men, play)
+            .map_err(|e| format!("internal error: the reported play does not replay: {e}"))?;
+        if Some(r.moves as u32) != ans.play_moves {
+            return Err(
+                String::from("internal error: the reported play's move count differs").into(),
+            );
+        }
+    }
+    let csv = match (&a.out, &ans.play) {
+        (Some(dir), Some(play)) => {
+            let path = dir.join(format!("{army}-{level}-moves-play.csv"));
+            export::write_atomic(&path, export::play_csv(play).as_bytes())?;
+            Some(path)
+        }
+        _ => None,
+    };
+    if let Some(n) = &seed_note {
+        eprintln!("solarmy: {n}");
+    }
+    let stem = (army.name(), level, men.len());
+    if a.json {
+        println!(
+            "{}",
+            answer_json(stem, &ans, seed_moves, a.tt_entries, csv.as_deref())
+        );
+    } else {
+        print_answer(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
+    }
+    Ok(match ans.status {
+        Status::Optimal | Status::Impossible => 0,
+        Status::TimeLimit | Status::Interrupted => 3,
+    })
+}
+
+fn answer_json(
+    (army, level, men): (&str, i32, usize),
+    ans: &Answer,
+    seed_moves: Option<u32>,
+    tt_cap: usize,
+    csv: Option<&Path>,
+) -> serde_json::Value {
+    let positions: serde_json::Map<String, serde_json::Value> = ans
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(d, &n)| (d.to_string(), json!(n)))
+        .collect();
+    json!({
+        "army": army,
+        "level": level,
+        "men": men,
+        "status": ans.status.as_str(),
+        "min_moves": ans.min_moves,
+        "proven": matches!(ans.status, Status::Optimal | Status::Impossible),
+        "lower_bound": ans.lower_bound,
+        "start_bound": ans.start_bound,
+        "best_moves": ans.play_moves,
+        "seed_moves": seed_moves,
+        "found_by_search": ans.found_by_search,
+        "positions": positions,
+        "positions_total": ans.positions.iter().sum::<u64>(),
+        "probe_positions": ans.probe_positions,
+        "seconds": ans.seconds,
+        "tt_entries": ans.tt_entries,
+        "tt_cap": tt_cap,
+        "tt_full": ans.tt_full,
+        "start_symmetric": ans.start_symmetric,
+        "play": ans.play,
+        "play_csv": csv.map(|p| p.display().to_string()),
+    })
+}
+
+fn print_answer(
+    (army, level, men): (&str, i32, usize),
+    ans: &Answer,
+    seed_moves: Option<u32>,
+    tt_cap: usize,
+    csv: Option<&Path>,
+) {
+    println!(
+        "army {army}  level {level}  {men} men (start {}symmetric)",
+        if ans.start_symmetric { "" } else { "not " }
+    );
+    let seed = seed_moves.map_or("no seed play".to_string(), |m| {
+        format!("seed play {m} moves")
+    });
+    match ans.status {
+        Status::Optimal => {
+            let m = ans.min_moves.unwrap_or(0);
+            let sb = ans.start_bound.unwrap_or(0);
+            println!(
+                "minimum {m} moves, proven: {} ({}; {seed})",
+                if m > sb {
+                    format!(
+                        "no play of fewer (start bound {sb}, depths {sb}..{} searched exhaustively)",
+                        m - 1
+                    )
+                } else {
+                    format!("no play of fewer (the start position's bound is {sb})")
+                },
+                if ans.found_by_search {
+                    "play found by the search"
+                } else {
+                    "the seed play attains it"
+                },
+            )
+        }
+        Status::Impossible => println!("impossible: no play reaches the target (proven)"),
+        s => println!(
+            "{}: NOT proven. Proven lower bound {} moves; best play known {} ({})",
+            s.as_str(),
+            ans.lower_bound,
+            ans.play_moves
+                .map_or("none".to_string(), |m| format!("{m} moves")),
+            if ans.found_by_search {
+                "found by the search"
+            } else {
+                "the seed play"
+            }
+        ),
+    }
+    let per: Vec<String> = ans
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(d, n)| format!("{d}: {n}"))
+        .collect();
+    println!(
+        "positions per depth: {} (start bound {})",
+        if per.is_empty() {
+            "-".to_string()
+        } else {
+            per.join(", ")
+        },
+        ans.start_bound
+            .map_or("dead".to_string(), |b| b.to_string())
+    );
+    if let Some(play) = &ans.play {
+        println!(
+            "play verified: {} jumps in {} moves",
+            play.len(),
+            ans.play_moves.unwrap_or(0)
+        );
+    }
+    println!(
+        "transposition table: {} entries (cap {tt_cap}){}",
+        ans.tt_entries,
+        if ans.tt_full {
+            "; cap reached, later positions not stored (the search stays exhaustive)"
+        } else {
+            ""
+        }
+    );
+    println!("{:.2} s", ans.seconds);
+    if let Some(p) = csv {
+        println!("wrote {}", p.display());
+    }
+}

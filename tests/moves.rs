@@ -1,0 +1,312 @@
+//! `solarmy moves`: proven minima on small armies whose plays replay, every bound checked
+//! against a plain breadth-first search, and one-line errors on bad armies.
+
+mod common;
+use common::solarmy;
+use proptest::prelude::*;
+use solarmy::export;
+use solarmy::geometry::{Army, Cell};
+use solarmy::moves::{self, Goal, Options, Problem, Status};
+use solarmy::verify::{self, Step};
+use std::collections::{BTreeSet, HashSet};
+
+fn results_army(army: &str, level: i32) -> Vec<Cell> {
+    let path = format!(
+        "{}/results/armies/{army}-{level}-army.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    export::read_army(std::path::Path::new(&path)).unwrap()
+}
+
+#[test]
+fn small_armies_have_proven_minima_whose_plays_replay() {
+    for (army, level, min) in [
+        (Army::Conway, 2, 2),
+        (Army::Conway, 3, 4),
+        (Army::Skew, 3, 3),
+        (Army::Hexagonal, 3, 3),
+        (Army::Conway, 4, 10),
+    ] {
+        let men = results_army(army.name(), level);
+        let p = Problem::army(army, level, &men).unwrap();
+        // Without a seed, the search must find the play itself.
+        let ans = moves::solve(&p, Options::default()).unwrap();
+        assert_eq!(ans.status, Status::Optimal, "{army} {level}");
+        assert_eq!(ans.min_moves, Some(min), "{army} {level}");
+        assert!(ans.found_by_search);
+        let play = ans.play.unwrap();
+        let r = verify::replay(&army.lattice(), level, &men, &play).unwrap();
+        assert_eq!(r.moves as u32, min, "{army} {level}");
+        assert_eq!(ans.lower_bound, min);
+    }
+}
+
+/// All moves of one position (every jump sequence of one man), by plain set manipulation.
+fn successors(p: &Problem, pos: &BTreeSet<Cell>) -> Vec<(BTreeSet<Cell>, bool)> {
+    let l = &p.lattice;
+    let mut out = Vec::new();
+    for &a in pos {
+        let mut stack = vec![(a, pos.clone())];
+        let mut seen = HashSet::new();
+        while let Some((at, board)) = stack.pop() {
+            for &(dx, dy) in &l.directions {
+                let over = (at.0 + dx, at.1 + dy);
+                let to = (at.0 + 2 * dx, at.1 + 2 * dy);
+                if !l.is_jump(at, over, to) || !board.contains(&over) || board.contains(&to) {
+                    continue;
+                }
+                if let Some(cells) = &p.cells
+                    && !(cells.contains(&over) && cells.contains(&to))
+                {
+                    continue;
+                }
+                let mut next = board.clone();
+                next.remove(&at);
+                next.remove(&over);
+                next.insert(to);
+                if seen.insert(next.clone()) {
+                    let done = match p.goal {
+                        Goal::ManOn(c) => to == c,
+                        Goal::OneManOn(c) => next.len() == 1 && to == c,
+                    };
+                    out.push((next.clone(), done));
+                    stack.push((to, next));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The exact fewest moves by breadth-first search (None: unreachable). Every move removes a
+/// man, so the search is finite.
+fn bfs(p: &Problem) -> Option<u32> {
+    let start: BTreeSet<Cell> = p.start.iter().copied().collect();
+    let solved = |s: &BTreeSet<Cell>| match p.goal {
+        Goal::ManOn(c) => s.contains(&c),
+        Goal::OneManOn(c) => s.len() == 1 && s.contains(&c),
+    };
+    if solved(&start) {
+        return Some(0);
+    }
+    let mut layer = vec![start];
+    let mut seen = HashSet::new();
+    let mut depth = 0;
+    while !layer.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for pos in &layer {
+            for (s, done) in successors(p, pos) {
+                if done {
+                    return Some(depth);
+                }
+                if seen.insert(s.clone()) {
+                    next.push(s);
+                }
+            }
+        }
+        layer = next;
+    }
+    None
+}
+
+fn army_of(i: usize) -> Army {
+    Army::ALL[i % Army::ALL.len()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// On random small positions: the lower bound never exceeds the true number of moves (and
+    /// calls nothing dead that can reach the target), and the search finds exactly the BFS
+    /// minimum.
+    #[test]
+    fn bounds_are_admissible_and_the_search_is_exact(
+        a in 0usize..5,
+        cells in proptest::collection::btree_set((-3i32..=3, 0i32..=5), 2..7),
+    ) {
+        let army = army_of(a);
+        let l = army.lattice();
+        let men: Vec<Cell> = cells.into_iter().filter(|&c| l.contains(c) && c != (0, 0)).collect();
+        prop_assume!(men.len() >= 2);
+        let p = Problem { start: men.clone(), ..Problem::army(army, 0, &men).unwrap() };
+        let exact = bfs(&p);
+        let bound = moves::lower_bound(&p, &men).unwrap();
+        match (exact, bound) {
+            (Some(e), Some(b)) => prop_assert!(b <= e, "{army} {men:?}: bound {b} > exact {e}"),
+            (Some(e), None) => prop_assert!(false, "{army} {men:?}: called dead, solvable in {e}"),
+            (None, _) => {}
+        }
+        // Every position along the way obeys the bound too: check the successors.
+        let start: BTreeSet<Cell> = men.iter().copied().collect();
+        for (s, done) in successors(&p, &start).into_iter().take(12) {
+            if done { continue; }
+            let v: Vec<Cell> = s.iter().copied().collect();
+            let q = Problem { start: v.clone(), ..p.clone() };
+            let (e, b) = (bfs(&q), moves::lower_bound(&q, &v).unwrap());
+            if let Some(e) = e {
+                prop_assert!(b.is_some_and(|b| b <= e), "{army} {v:?}: bound {b:?} > exact {e}");
+            }
+        }
+        let ans = moves::solve(&p, Options::default()).unwrap();
+        match exact {
+            Some(e) => {
+                prop_assert_eq!(ans.status, Status::Optimal);
+                prop_assert_eq!(ans.min_moves, Some(e));
+                let play = ans.play.unwrap();
+                prop_assert_eq!(moves::check_play(&p, &play).unwrap(), e);
+            }
+            None => prop_assert_eq!(ans.status, Status::Impossible),
+        }
+    }
+}
+
+#[test]
+fn one_man_on_a_finite_board() {
+    // A 3x3 block of men above the target on a 5-wide strip: BFS and the search agree.
+    let l = Army::Conway.lattice();
+    let board: Vec<Cell> = (-2..=2)
+        .flat_map(|x| (0..=4).map(move |y| (x, y)))
+        .collect();
+    for start in [
+        vec![(0, 1), (0, 2)],
+        vec![(0, 2), (0, 3), (1, 1), (1, 0)],
+        vec![(-1, 1), (0, 1), (1, 1), (0, 2), (0, 3)],
+    ] {
+        let p = Problem {
+            lattice: l.clone(),
+            army: None,
+            cells: Some(board.clone()),
+            start,
+            goal: Goal::OneManOn((0, 0)),
+        };
+        let exact = bfs(&p);
+        let ans = moves::solve(&p, Options::default()).unwrap();
+        match exact {
+            Some(e) => assert_eq!(ans.min_moves, Some(e), "{:?}", p.start),
+            None => assert_eq!(ans.status, Status::Impossible, "{:?}", p.start),
+        }
+    }
+}
+
+#[test]
+fn cli_json_out_and_seed() {
+    let dir = std::env::temp_dir().join(format!("solarmy-moves-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let from = format!(
+        "{}/results/armies/conway-3-army.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (code, out, err) = solarmy(&[
+        "moves", "--army", "conway", "--level", "3", "--from", &from, "--json", "--out", d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in ["min_moves", "proven", "positions", "seconds", "play"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["min_moves"], 4);
+    assert_eq!(v["proven"], true);
+    assert_eq!(v["seed_moves"], 5);
+    let play: Vec<Step> = serde_json::from_value(v["play"].clone()).unwrap();
+    let men = results_army("conway", 3);
+    let r = verify::replay(&Army::Conway.lattice(), 3, &men, &play).unwrap();
+    assert_eq!(r.moves, 4);
+    // The CSV written has the move numbers and is accepted by `solarmy verify`.
+    let csv = v["play_csv"].as_str().unwrap();
+    assert_eq!(export::read_play(std::path::Path::new(csv)).unwrap(), play);
+    let text = std::fs::read_to_string(csv).unwrap();
+    assert!(text.starts_with("step,move,"));
+    let (code, out, _) = solarmy(&["verify", "--army", "conway", "--level", "3", &from, csv]);
+    assert_eq!(code, 0);
+    assert!(out.contains("4 moves"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_armies_get_one_line_and_exit_1() {
+    let dir = std::env::temp_dir().join(format!("solarmy-moves-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("conway", "x,y\n0,3\n0,2\n", "row 2 < level 3"),
+        ("skew", "x,y\n0,4\n1,4\n", "not a cell"),
+        ("conway", "x,y\n0,4\n0,4\n", "duplicates"),
+        ("conway", "x,y\n0,4\nfoo,4\n", "not an integer"),
+    ];
+    for (i, (army, text, why)) in cases.iter().enumerate() {
+        let f = dir.join(format!("bad{i}-army.csv"));
+        std::fs::write(&f, text).unwrap();
+        let (code, _, err) = solarmy(&[
+            "moves",
+            "--army",
+            army,
+            "--level",
+            "3",
+            "--from",
+            f.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 1, "{text}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.starts_with("solarmy: ") && err.contains(why), "{err}");
+    }
+    // A legal army whose given seed play does not replay is refused too.
+    let army = dir.join("ok-army.csv");
+    std::fs::write(&army, "x,y\n0,3\n0,4\n").unwrap();
+    let play = dir.join("bad-play.csv");
+    std::fs::write(
+        &play,
+        "step,move,from_x,from_y,over_x,over_y,to_x,to_y\n1,1,0,4,0,3,0,1\n",
+    )
+    .unwrap();
+    let (code, _, err) = solarmy(&[
+        "moves",
+        "--army",
+        "conway",
+        "--level",
+        "3",
+        "--from",
+        army.to_str().unwrap(),
+        "--seed",
+        play.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every position of every play in results/armies/ (up to level 6) obeys the bounds: the bound
+/// at each move boundary never exceeds the moves the play still makes.
+#[test]
+fn every_results_play_obeys_the_bounds() {
+    for army in Army::ALL {
+        for level in 1..=6 {
+            let dir = format!("{}/results/armies", env!("CARGO_MANIFEST_DIR"));
+            let play_path = format!("{dir}/{army}-{level}-play.csv");
+            if !std::path::Path::new(&play_path).exists() {
+                continue;
+            }
+            let men = results_army(army.name(), level);
+            let play = export::read_play(std::path::Path::new(&play_path)).unwrap();
+            let p = Problem::army(army, level, &men).unwrap();
+            let total = verify::count_moves(&play) as u32;
+            let mut board: BTreeSet<Cell> = men.iter().copied().collect();
+            let mut done = 0;
+            for (i, s) in play.iter().enumerate() {
+                if i == 0 || play[i - 1].to != s.from {
+                    let v: Vec<Cell> = board.iter().copied().collect();
+                    let b = moves::lower_bound(&p, &v).unwrap();
+                    assert!(
+                        b.is_some_and(|b| b <= total - done),
+                        "{army} {level}: before move {}: bound {b:?} > {} moves left",
+                        done + 1,
+                        total - done
+                    );
+                    done += 1;
+                }
+                board.remove(&s.from);
+                board.remove(&s.over);
+                board.insert(s.to);
+            }
+        }
+    }
+}
