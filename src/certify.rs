@@ -313,6 +313,7 @@ fn integerize(sys: &LinearSystem, cols: &[(i64, Option<i64>)], y: &[f64]) -> Opt
         scales.push(lcm as f64 / least);
     }
     scales.extend((1..=8).map(|k| 10f64.powi(k)));
+    scales.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
     for s in scales {
         let m: Vec<(usize, i64)> = y
             .iter()
