@@ -403,7 +403,7 @@ pub fn tree_with_stats(
         deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
         strong: STRONG,
         warm: Lp::new(sys, &sys.cols, true)
-            .load(false, false)
+            .load(false, true)
             .map(|h| (h, sys.cols.clone())),
     };
     let mut cols = sys.cols.clone();
@@ -453,7 +453,11 @@ impl Search<'_> {
     fn attempt_warm(&mut self, cols: &[(i64, Option<i64>)]) -> Option<Node> {
         let deadline = self.deadline;
         let h = self.sync(cols)?;
-        if !h.run(deadline) {
+        let ok = h.run(deadline);
+        // The first solve is from scratch (primal simplex); the rest re-solve after the
+        // box changed (dual simplex).
+        h.set_int("simplex_strategy", 1);
+        if !ok {
             return None;
         }
         let p = h.phase1(cols.len())?;
@@ -482,10 +486,11 @@ impl Search<'_> {
     }
 
     /// The column to split on, and the value. Candidates ([`candidates`]) are probed in
-    /// order, both children's phase-1 LPs solved on the kept instance: the first of the
+    /// order, the children's phase-1 LPs re-solved on the kept instance: the first of the
     /// first [`WIDE`] whose children both have infeasible LPs is taken at once (two
-    /// leaves); failing that, the best of the first [`STRONG`] by (children with infeasible
-    /// LPs, product of the children's phase-1 optima).
+    /// leaves; beyond the first [`STRONG`] the upper child is probed only when the lower
+    /// one is infeasible); failing that, the best of the first [`STRONG`] by (children with
+    /// infeasible LPs, product of the children's phase-1 optima).
     fn choose(&mut self, cols: &mut [(i64, Option<i64>)], x: &[f64]) -> Option<(usize, i64)> {
         let split = |cols: &[(i64, Option<i64>)], j: usize| {
             let hi = cols[j].1.unwrap_or(i64::MAX).saturating_sub(1);
@@ -503,6 +508,10 @@ impl Search<'_> {
             cols[j].1 = Some(value);
             let below = self.probe(cols);
             cols[j] = saved;
+            if rank >= strong && below <= TOLERANCE {
+                // Beyond the scored few only a split closing both children counts.
+                continue;
+            }
             cols[j].0 = value + 1;
             let above = self.probe(cols);
             cols[j] = saved;
