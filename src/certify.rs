@@ -12,7 +12,10 @@
 //!
 //! [`tree`] is a depth-first branch and bound over those LPs for integer programs whose LP
 //! relaxation is feasible: a node is closed by a certificate or split on a fractional
-//! column of its phase-1 solution.
+//! column of its phase-1 solution, chosen by strong branching ([`STRONG`], [`WIDE`]). One
+//! HiGHS instance is kept for the whole search and its box changed in place, so each LP
+//! starts from the last basis; a fresh instance (presolve on, then off, then the dual ray)
+//! is the fallback when the kept one gives no verified certificate.
 //!
 //! Nothing here is trusted: every certificate returned has passed the exact check.
 
@@ -376,7 +379,13 @@ fn attempt(sys: &LinearSystem, cols: &[(i64, Option<i64>)], deadline: Option<Ins
 /// [`farkas::check`]; None when HiGHS finds the LP feasible or no rounding of its duals
 /// verifies.
 pub fn farkas(sys: &LinearSystem) -> Option<Farkas> {
-    match attempt(sys, &sys.cols, None) {
+    farkas_within(sys, None)
+}
+
+/// [`farkas`] within `time_limit` seconds (HiGHS's own time limit on each LP).
+pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Farkas> {
+    let deadline = time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t));
+    match attempt(sys, &sys.cols, deadline) {
         Node::Proof(cert) => Some(cert),
         _ => None,
     }
@@ -401,7 +410,6 @@ pub fn tree_with_stats(
         nodes: 0,
         node_limit,
         deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
-        strong: STRONG,
         warm: Lp::new(sys, &sys.cols, true)
             .load(false, true)
             .map(|h| (h, sys.cols.clone())),
@@ -426,8 +434,6 @@ struct Search<'a> {
     nodes: usize,
     node_limit: usize,
     deadline: Option<Instant>,
-    /// Candidates tried by strong branching ([`Search::choose`]).
-    strong: usize,
     /// One phase-1 LP kept across nodes (the box changed in place, so the simplex starts
     /// from the last basis), and the box it holds.
     warm: Option<(Highs, Vec<(i64, Option<i64>)>)>,
@@ -497,7 +503,7 @@ impl Search<'_> {
             (x[j].floor() as i64).clamp(cols[j].0, hi)
         };
         let cands = candidates(cols, x);
-        let strong = self.strong;
+        let strong = STRONG;
         if cands.len() <= 1 || strong == 0 || self.warm.is_none() {
             return cands.first().map(|&j| (j, split(cols, j)));
         }
