@@ -12,7 +12,10 @@
 //!
 //! [`tree`] is a depth-first branch and bound over those LPs for integer programs whose LP
 //! relaxation is feasible: a node is closed by a certificate or split on a fractional
-//! column of its phase-1 solution.
+//! column of its phase-1 solution, chosen by strong branching ([`STRONG`], [`WIDE`]). One
+//! HiGHS instance is kept for the whole search and its box changed in place, so each LP
+//! starts from the last basis; a fresh instance (presolve on, then off, then the dual ray)
+//! is the fallback when the kept one gives no verified certificate.
 //!
 //! Nothing here is trusted: every certificate returned has passed the exact check.
 
@@ -313,6 +316,7 @@ fn integerize(sys: &LinearSystem, cols: &[(i64, Option<i64>)], y: &[f64]) -> Opt
         scales.push(lcm as f64 / least);
     }
     scales.extend((1..=8).map(|k| 10f64.powi(k)));
+    scales.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
     for s in scales {
         let m: Vec<(usize, i64)> = y
             .iter()
@@ -375,7 +379,13 @@ fn attempt(sys: &LinearSystem, cols: &[(i64, Option<i64>)], deadline: Option<Ins
 /// [`farkas::check`]; None when HiGHS finds the LP feasible or no rounding of its duals
 /// verifies.
 pub fn farkas(sys: &LinearSystem) -> Option<Farkas> {
-    match attempt(sys, &sys.cols, None) {
+    farkas_within(sys, None)
+}
+
+/// [`farkas`] within `time_limit` seconds (HiGHS's own time limit on each LP).
+pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Farkas> {
+    let deadline = time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t));
+    match attempt(sys, &sys.cols, deadline) {
         Node::Proof(cert) => Some(cert),
         _ => None,
     }
@@ -400,9 +410,8 @@ pub fn tree_with_stats(
         nodes: 0,
         node_limit,
         deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
-        strong: STRONG,
         warm: Lp::new(sys, &sys.cols, true)
-            .load(false, false)
+            .load(false, true)
             .map(|h| (h, sys.cols.clone())),
     };
     let mut cols = sys.cols.clone();
@@ -425,8 +434,6 @@ struct Search<'a> {
     nodes: usize,
     node_limit: usize,
     deadline: Option<Instant>,
-    /// Candidates tried by strong branching ([`Search::choose`]).
-    strong: usize,
     /// One phase-1 LP kept across nodes (the box changed in place, so the simplex starts
     /// from the last basis), and the box it holds.
     warm: Option<(Highs, Vec<(i64, Option<i64>)>)>,
@@ -452,7 +459,11 @@ impl Search<'_> {
     fn attempt_warm(&mut self, cols: &[(i64, Option<i64>)]) -> Option<Node> {
         let deadline = self.deadline;
         let h = self.sync(cols)?;
-        if !h.run(deadline) {
+        let ok = h.run(deadline);
+        // The first solve is from scratch (primal simplex); the rest re-solve after the
+        // box changed (dual simplex).
+        h.set_int("simplex_strategy", 1);
+        if !ok {
             return None;
         }
         let p = h.phase1(cols.len())?;
@@ -481,17 +492,18 @@ impl Search<'_> {
     }
 
     /// The column to split on, and the value. Candidates ([`candidates`]) are probed in
-    /// order, both children's phase-1 LPs solved on the kept instance: the first of the
+    /// order, the children's phase-1 LPs re-solved on the kept instance: the first of the
     /// first [`WIDE`] whose children both have infeasible LPs is taken at once (two
-    /// leaves); failing that, the best of the first [`STRONG`] by (children with infeasible
-    /// LPs, product of the children's phase-1 optima).
+    /// leaves; beyond the first [`STRONG`] the upper child is probed only when the lower
+    /// one is infeasible); failing that, the best of the first [`STRONG`] by (children with
+    /// infeasible LPs, product of the children's phase-1 optima).
     fn choose(&mut self, cols: &mut [(i64, Option<i64>)], x: &[f64]) -> Option<(usize, i64)> {
         let split = |cols: &[(i64, Option<i64>)], j: usize| {
             let hi = cols[j].1.unwrap_or(i64::MAX).saturating_sub(1);
             (x[j].floor() as i64).clamp(cols[j].0, hi)
         };
         let cands = candidates(cols, x);
-        let strong = self.strong;
+        let strong = STRONG;
         if cands.len() <= 1 || strong == 0 || self.warm.is_none() {
             return cands.first().map(|&j| (j, split(cols, j)));
         }
@@ -502,6 +514,10 @@ impl Search<'_> {
             cols[j].1 = Some(value);
             let below = self.probe(cols);
             cols[j] = saved;
+            if rank >= strong && below <= TOLERANCE {
+                // Beyond the scored few only a split closing both children counts.
+                continue;
+            }
             cols[j].0 = value + 1;
             let above = self.probe(cols);
             cols[j] = saved;

@@ -78,6 +78,13 @@ pub fn check_in(
     cols: &[(i64, Option<i64>)],
     cert: &Farkas,
 ) -> Result<(), String> {
+    if cols.len() != sys.cols.len() {
+        return Err(format!(
+            "the box has {} columns, the system {}",
+            cols.len(),
+            sys.cols.len()
+        ));
+    }
     let overflow = |what: &str| format!("arithmetic overflow in {what}");
     let mut used = vec![false; sys.rows.len()];
     let mut beta: i128 = 0;
