@@ -169,7 +169,11 @@ impl Proof {
         } else {
             String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?
         };
-        serde_json::from_str(&text).map_err(|e| format!("{}: not a proof: {e}", path.display()))
+        // Certificate trees nest one level per split: past serde_json's default depth of 128,
+        // which check_tree's own guard (farkas::MAX_TREE_DEPTH) replaces.
+        let mut de = serde_json::Deserializer::from_str(&text);
+        de.disable_recursion_limit();
+        Proof::deserialize(&mut de).map_err(|e| format!("{}: not a proof: {e}", path.display()))
     }
 
     /// The proof as bytes for `path`: gzip-compressed when it ends in `.gz`.
