@@ -144,3 +144,27 @@ fn without_out_the_case_logs_go_to_a_fresh_directory() {
     assert_ne!(a.case_logs, b.case_logs, "two runs share a case log");
     assert!(!a.case_logs[0].contains("/tmp/solarmy-cases/"));
 }
+
+#[test]
+fn the_summary_counts_every_integer_program_case_programs_included() {
+    let out = find_minimum(&Request {
+        direct_budget: Some(0.001),
+        jobs: 2,
+        ..Request::new(Army::Skew, 6)
+    })
+    .unwrap();
+    assert_eq!(out.min_size, Some(46));
+    let direct = out
+        .rounds
+        .iter()
+        .filter(|r| !r.status.starts_with("cases"))
+        .count();
+    assert!(
+        out.ips > out.rounds.len(),
+        "{} IPs, {} rounds",
+        out.ips,
+        out.rounds.len()
+    );
+    assert!(out.ips >= direct + 80, "{} IPs", out.ips);
+    assert!(out.jumps > 0 && out.cells > 0);
+}
