@@ -154,7 +154,8 @@ pub fn check(a: &CheckArgs) -> Result<u8, String> {
     let mut failed = 0;
     for path in &a.files {
         let result = crate::proof::format::Proof::read(path)
-            .and_then(|p| crate::proof::check::check(&p, &opts).map_err(|e| e.to_string()));
+            .and_then(|p| Ok(crate::proof::check::check(&p, &opts)?))
+            .map_err(|e: crate::error::Error| e.to_string());
         match (&result, a.json) {
             (Ok(s), true) => println!("{}", json!({"file": path, "ok": true, "summary": s})),
             (Err(e), true) => println!("{}", json!({"file": path, "ok": false, "error": e})),
@@ -287,6 +288,13 @@ impl From<String> for Error {
 impl From<Error> for String {
     fn from(e: Error) -> String {
         e.message
+    }
+}
+
+/// Every failure the library reports ends a command with exit 1 and its message.
+impl From<crate::error::Error> for Error {
+    fn from(e: crate::error::Error) -> Error {
+        Error::failure(e.to_string())
     }
 }
 
@@ -443,7 +451,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
 }
 
 /// Writes the proof of an answer; says on stderr what it lacks when it is incomplete.
-fn write_proof(path: &std::path::Path, out: &Outcome) -> Result<(), String> {
+fn write_proof(path: &std::path::Path, out: &Outcome) -> Result<(), crate::error::Error> {
     let Some(proof) = out.proof() else {
         eprintln!(
             "solarmy: no proof written: the answer is {}",

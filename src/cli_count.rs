@@ -99,7 +99,7 @@ fn summary(out: &CountOutcome) -> String {
 }
 
 /// DIR/<army>-<level>-count-<i>-army.csv and -play.csv per army, and DIR/<army>-<level>-count.svg.
-fn write(dir: &Path, out: &CountOutcome) -> Result<(), String> {
+fn write(dir: &Path, out: &CountOutcome) -> Result<(), crate::error::Error> {
     let stem = format!("{}-{}-count", out.army, out.level);
     for (i, a) in out.armies.iter().enumerate() {
         let path = dir.join(format!("{stem}-{}-army.csv", i + 1));

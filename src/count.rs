@@ -16,6 +16,7 @@
 //! Two armies are the same when the problem's mirror maps one start set onto the other;
 //! the count is given both up to that symmetry and in total.
 
+use crate::error::Error;
 use crate::geometry::{Army, Cell};
 use crate::minimum::{self, Request, Status};
 use crate::model::Model;
@@ -61,7 +62,7 @@ pub struct CountOutcome {
 }
 
 /// Counts the minimum armies of `army` at `level`.
-pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOutcome, String> {
+pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOutcome, Error> {
     let t0 = Instant::now();
     let remaining = || time_limit.map(|t| (t - t0.elapsed().as_secs_f64()).max(0.0));
     let found = minimum::find_minimum(&Request {

@@ -5,6 +5,7 @@
 //! exactly what it rebuilds.
 
 use crate::certify;
+use crate::error::Error;
 use crate::geometry::{Army, Cell};
 use crate::golden::Golden;
 use crate::proof::format::{IpDef, IpProof};
@@ -27,7 +28,7 @@ pub fn infeasible(
     def: IpDef,
     cbc: Option<String>,
     seconds: f64,
-) -> Result<IpProof, String> {
+) -> Result<IpProof, Error> {
     let mut proof = uncertified(army, level, def, cbc, seconds)?;
     certify_proof(army, level, &mut proof)?;
     Ok(proof)
@@ -41,8 +42,8 @@ pub fn uncertified(
     def: IpDef,
     cbc: Option<String>,
     seconds: f64,
-) -> Result<IpProof, String> {
-    let sys = ip::build(&space(army, level, &def), &def)?;
+) -> Result<IpProof, Error> {
+    let sys = ip::build(&space(army, level, &def), &def).map_err(Error::Limit)?;
     Ok(IpProof {
         rows: sys.rows.len(),
         cols: sys.cols.len(),
@@ -56,8 +57,8 @@ pub fn uncertified(
 
 /// Looks for an exact certificate of the program of `proof`: Farkas multipliers when its
 /// LP relaxation is infeasible, else a branch-and-bound tree within its node and time limits.
-pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), String> {
-    let sys = ip::build(&space(army, level, &proof.def), &proof.def)?;
+pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), Error> {
+    let sys = ip::build(&space(army, level, &proof.def), &proof.def).map_err(Error::Limit)?;
     proof.certificate = certify::farkas(&sys)
         .map(farkas::Tree::Leaf)
         .or_else(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)));

@@ -5,6 +5,7 @@
 //! runs of jumps by one man. Every file is written to a temporary sibling and renamed into
 //! place, so an interrupted run never leaves a truncated file.
 
+use crate::error::Error;
 use crate::geometry::Cell;
 use crate::verify::Step;
 use std::fs;
@@ -15,22 +16,22 @@ use std::path::Path;
 /// Writes `bytes` to `path` atomically: to a temporary file in the same directory
 /// (`tempfile`), synced, then renamed into place. A failure names `path` and the reason and
 /// leaves no partial file (the temporary file is removed).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let fail = |e| Error::io("write", path, e);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
     let mut f = tempfile::Builder::new()
         .prefix(".solarmy-")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(|e| fail(&e))?;
+        .map_err(fail)?;
     f.write_all(bytes)
         .and_then(|_| f.as_file().sync_all())
-        .map_err(|e| fail(&e))?;
-    f.persist(path).map_err(|e| fail(&e.error))?;
+        .map_err(fail)?;
+    f.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
 }
 
@@ -126,16 +127,18 @@ fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<i32>>, String> {
     Ok(rows)
 }
 
-pub fn read_army(path: &Path) -> Result<Vec<Cell>, String> {
-    Ok(read_columns(path, &["x", "y"])?
+pub fn read_army(path: &Path) -> Result<Vec<Cell>, Error> {
+    Ok(read_columns(path, &["x", "y"])
+        .map_err(Error::Input)?
         .into_iter()
         .map(|r| (r[0], r[1]))
         .collect())
 }
 
-pub fn read_play(path: &Path) -> Result<Vec<Step>, String> {
+pub fn read_play(path: &Path) -> Result<Vec<Step>, Error> {
     let cols = ["from_x", "from_y", "over_x", "over_y", "to_x", "to_y"];
-    Ok(read_columns(path, &cols)?
+    Ok(read_columns(path, &cols)
+        .map_err(Error::Input)?
         .into_iter()
         .map(|r| Step {
             from: (r[0], r[1]),
@@ -158,9 +161,8 @@ pub struct MinSizeRow {
 }
 
 /// Reads results/min-sizes.csv; a missing or malformed file is an error naming it.
-pub fn read_min_sizes(path: &Path) -> Result<Vec<MinSizeRow>, String> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    r.deserialize()
-        .map(|row| row.map_err(|e| format!("{}: {e}", path.display())))
-        .collect()
+pub fn read_min_sizes(path: &Path) -> Result<Vec<MinSizeRow>, Error> {
+    let bad = |e: csv::Error| Error::Input(format!("{}: {e}", path.display()));
+    let mut r = csv::Reader::from_path(path).map_err(bad)?;
+    r.deserialize().map(|row| row.map_err(bad)).collect()
 }

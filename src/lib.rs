@@ -19,6 +19,7 @@ pub mod cli;
 pub mod cli_count;
 pub mod cli_moves;
 pub mod count;
+pub mod error;
 pub mod evidence;
 pub mod export;
 pub mod geometry;

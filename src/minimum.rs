@@ -19,6 +19,7 @@
 
 use crate::board::{Board, Limit, MARGIN};
 use crate::cases;
+use crate::error::Error;
 use crate::geometry::{Army, Cell};
 use crate::golden::Golden;
 use crate::model::{Model, Spec};
@@ -365,11 +366,14 @@ struct Search<'a> {
     case_dir: std::path::PathBuf,
 }
 
-pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
+pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
     let t0 = Instant::now();
     let mut out = empty_outcome(req);
     if req.level < 1 {
-        return Err(format!("level must be at least 1, got {}", req.level));
+        return Err(Error::Input(format!(
+            "level must be at least 1, got {}",
+            req.level
+        )));
     }
     if let Some(reason) = pagoda::impossibility_reason(req.army, req.level) {
         out.reason = Some(reason);
@@ -416,7 +420,13 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, String> {
             let t = tempfile::Builder::new()
                 .prefix("solarmy-cases-")
                 .tempdir()
-                .map_err(|e| format!("cannot create a directory for case logs: {e}"))?;
+                .map_err(|e| {
+                    Error::io(
+                        "create a directory for case logs in",
+                        std::env::temp_dir(),
+                        e,
+                    )
+                })?;
             let p = t.path().to_path_buf();
             (Some(t), p)
         }
@@ -448,7 +458,7 @@ impl Search<'_> {
     }
 
     /// Round k: is there an army of k men? True when the search is over.
-    fn round(&mut self, k: u64) -> Result<bool, String> {
+    fn round(&mut self, k: u64) -> Result<bool, Error> {
         let mut round_proven = true;
         for i in 0..self.dirs.len() {
             let dir = &self.dirs[i];
@@ -479,7 +489,7 @@ impl Search<'_> {
     }
 
     /// The direct IP of round k for the i-th last jump, re-solved after each cut.
-    fn direct(&mut self, i: usize, k: u64) -> Result<Settled, String> {
+    fn direct(&mut self, i: usize, k: u64) -> Result<Settled, Error> {
         if self.split_at_once(i, k) {
             return self.split(i, k);
         }
@@ -503,12 +513,12 @@ impl Search<'_> {
             let cbc = (self.req.second_opinion && sol.status == IpStatus::Infeasible)
                 .then(|| second::reprove(&board, &spec, self.remaining()));
             if let Some(Verdict::Feasible(_)) = &cbc {
-                return Err(format!(
+                return Err(Error::Disagreement(format!(
                     "solvers disagree on {} level {}, {k} men, last jump {d:?}: HiGHS says infeasible, CBC {}",
                     self.req.army,
                     self.req.level,
                     cbc.unwrap().as_str()
-                ));
+                )));
             }
             let cbc = cbc.map(|v| v.as_str());
             self.record(k, d, &board, &limit, &sol, cbc.clone());
@@ -554,7 +564,7 @@ impl Search<'_> {
         spec: &Spec,
         d: Cell,
         k: u64,
-    ) -> Result<solve::IpSolution, String> {
+    ) -> Result<solve::IpSolution, Error> {
         let mut opts = Options {
             time_limit: self.remaining(),
             progress: self.progress.clone(),
@@ -566,8 +576,7 @@ impl Search<'_> {
         if let Some(base) = &self.req.write_model {
             let path = model_path(base, k, d);
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+                std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
             }
             solve::write_model(Model::build(board, spec), &path)?;
         }
@@ -655,7 +664,7 @@ impl Search<'_> {
         def: crate::proof::format::IpDef,
         cbc: Option<String>,
         seconds: f64,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let Some(board) = basis else {
             self.out.proof_complete = false;
             return Ok(());
@@ -670,7 +679,7 @@ impl Search<'_> {
     }
 
     /// Round k for the i-th last jump, split into cases.
-    fn split(&mut self, i: usize, k: u64) -> Result<Settled, String> {
+    fn split(&mut self, i: usize, k: u64) -> Result<Settled, Error> {
         let d = self.dirs[i].d;
         let mut sweep =
             crate::sweep::Sweep::with_directions(self.req.army, self.req.level, k, &[d], 0);
@@ -787,7 +796,7 @@ impl Search<'_> {
 
     /// An army of k men was found and every round below k was settled: k is the minimum,
     /// unless a round below was unresolved.
-    fn conclude(&mut self, k: u64) -> Result<(), String> {
+    fn conclude(&mut self, k: u64) -> Result<(), Error> {
         let stable = match self.last_unproven.filter(|&u| u + 1 == k) {
             Some(u) if self.req.stability_margin > 0 => Some(self.stable(u)?),
             _ => None,
@@ -807,7 +816,7 @@ impl Search<'_> {
     }
 
     /// Re-solves round k on boards larger by the stability margin: still infeasible?
-    fn stable(&self, k: u64) -> Result<bool, String> {
+    fn stable(&self, k: u64) -> Result<bool, Error> {
         let req = self.req;
         for dir in self.dirs.iter().filter(|x| x.bound.is_some_and(|b| b <= k)) {
             let (mut limit, _) = round_limit(dir, k);

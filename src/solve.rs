@@ -5,6 +5,7 @@
 //! time-out or an interrupt is reported as such, with the bound proven so far: never as a
 //! result.
 
+use crate::error::Error;
 use crate::model::Model;
 use indicatif::ProgressBar;
 use std::ffi::{CString, c_char, c_int, c_void};
@@ -99,29 +100,33 @@ unsafe extern "C" fn callback(
 
 /// Writes the model exactly as it would be solved; the format follows the extension
 /// (.mps or .lp), by the HiGHS writer.
-pub fn write_model(model: Model, path: &Path) -> Result<(), String> {
+pub fn write_model(model: Model, path: &Path) -> Result<(), Error> {
     let mut inner = model
         .problem
         .try_into_inner()
-        .map_err(|e| format!("HiGHS could not build the model: {e}"))?;
-    let c = CString::new(path.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
+        .map_err(|e| Error::Solver(format!("HiGHS could not build the model: {e}")))?;
+    let c = CString::new(path.to_string_lossy().as_bytes())
+        .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     // SAFETY: a live HiGHS instance and a NUL-terminated path.
     let status = unsafe { highs_sys::Highs_writeModel(inner.as_mut_ptr(), c.as_ptr()) };
     if status < 0 {
-        return Err(format!("HiGHS could not write {}", path.display()));
+        return Err(Error::Solver(format!(
+            "HiGHS could not write {}",
+            path.display()
+        )));
     }
     Ok(())
 }
 
 /// Solves the model with HiGHS.
-pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, String> {
+pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, Error> {
     let t0 = Instant::now();
     let n_start = model.start_cells.len();
     let start_cells = model.start_cells.clone();
     let mut inner = model
         .problem
         .try_into_inner()
-        .map_err(|e| format!("HiGHS could not build the model: {e}"))?;
+        .map_err(|e| Error::Solver(format!("HiGHS could not build the model: {e}")))?;
     inner.make_quiet();
     inner.set_option("mip_rel_gap", 0.0);
     // The objective counts men, so any bound above k − 1 proves k.
@@ -147,7 +152,7 @@ pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, String> {
     }
     let solved = inner
         .try_solve()
-        .map_err(|e| format!("HiGHS failed: {e:?}"))?;
+        .map_err(|e| Error::Solver(format!("HiGHS failed: {e:?}")))?;
     drop(state);
     use highs::HighsModelStatus as S;
     let status = match solved.status() {
@@ -155,7 +160,9 @@ pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, String> {
         S::Infeasible => IpStatus::Infeasible,
         S::ReachedTimeLimit => IpStatus::TimeLimit,
         S::ReachedInterrupt => IpStatus::Interrupted,
-        other => return Err(format!("HiGHS ended with status {other:?}")),
+        other => {
+            return Err(Error::Solver(format!("HiGHS ended with status {other:?}")));
+        }
     };
     let has_solution = solved
         .int_info_value(c"primal_solution_status")

@@ -17,6 +17,7 @@
 
 use crate::board::{Board, Limit, MARGIN};
 use crate::cases::{self, Case};
+use crate::error::Error;
 use crate::export;
 use crate::geometry::{Army, Cell};
 use crate::golden::Golden;
@@ -352,7 +353,7 @@ impl Sweep {
         dir: &Path,
         time_limit: Option<f64>,
         progress: bool,
-    ) -> Result<Report, String> {
+    ) -> Result<Report, Error> {
         let log = dir.join(self.log_name(self.extra));
         let mut done: HashMap<(Cell, String), CaseResult> = HashMap::new();
         if self.extra > 0 {
@@ -433,7 +434,7 @@ impl Sweep {
         bar: Option<&ProgressBar>,
         report: &mut Report,
         writer: &mut LogWriter,
-    ) -> Result<Vec<CaseResult>, String> {
+    ) -> Result<Vec<CaseResult>, Error> {
         let mut slots: Vec<Option<CaseResult>> = vec![None; order.len()];
         let mut todo = Vec::new();
         for (i, c) in order.iter().enumerate() {
@@ -523,7 +524,7 @@ impl Sweep {
         &self,
         slots: &mut [Option<CaseResult>],
         writer: &mut LogWriter,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let todo: Vec<usize> = (0..slots.len())
             .filter(|&i| {
                 slots[i]
@@ -605,7 +606,7 @@ impl Sweep {
         c: &Case,
         time_limit: Option<f64>,
         bar: Option<&ProgressBar>,
-    ) -> Result<(CaseResult, Option<Outcome>), String> {
+    ) -> Result<(CaseResult, Option<Outcome>), Error> {
         let mut r = blank(f.last_jump, c);
         let mut found = None;
         let pagoda = f.pagoda.as_ref().unwrap();
@@ -713,13 +714,13 @@ impl Sweep {
         time_limit: Option<f64>,
         d: Cell,
         c: &Case,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>, Error> {
         if !self.second_opinion {
             return Ok(None);
         }
         let v = second::reprove(board, spec, time_limit);
         if let Verdict::Feasible(_) = v {
-            return Err(format!(
+            return Err(Error::Disagreement(format!(
                 "solvers disagree on {} level {}, {} men, last jump {:?}, case {}: HiGHS says infeasible, CBC {}",
                 self.army,
                 self.level,
@@ -727,7 +728,7 @@ impl Sweep {
                 d,
                 c.key(),
                 v.as_str()
-            ));
+            )));
         }
         Ok(Some(v.as_str()))
     }
@@ -745,7 +746,7 @@ impl LogWriter {
         path: &Path,
         stamp: &Stamp,
         kept: impl Iterator<Item = &'a CaseResult>,
-    ) -> Result<LogWriter, String> {
+    ) -> Result<LogWriter, Error> {
         let mut text = json_line(&Header {
             stamp: stamp.clone(),
         })?;
@@ -756,20 +757,20 @@ impl LogWriter {
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| Error::io("write", path, e))?;
         Ok(LogWriter {
             file,
             path: path.to_path_buf(),
         })
     }
 
-    fn append(&mut self, r: &CaseResult) -> Result<(), String> {
+    fn append(&mut self, r: &CaseResult) -> Result<(), Error> {
         use std::io::Write;
         let line = json_line(r)?;
         self.file
             .write_all(line.as_bytes())
             .and_then(|_| self.file.flush())
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+            .map_err(|e| Error::io("write", &self.path, e))
     }
 }
 
@@ -785,10 +786,10 @@ fn log_name(army: Army, level: i32, men: u64, dirs: &[Cell], extra: i32) -> Stri
 }
 
 /// One JSON line of a log.
-fn json_line<T: Serialize>(v: &T) -> Result<String, String> {
+fn json_line<T: Serialize>(v: &T) -> Result<String, Error> {
     serde_json::to_string(v)
         .map(|s| s + "\n")
-        .map_err(|e| e.to_string())
+        .map_err(|e| Error::Input(e.to_string()))
 }
 
 /// A case's log line before anything is solved: ruled out if a reduction says so.

@@ -41,6 +41,15 @@ pub fn replay(
     level: i32,
     army: &[Cell],
     play: &[Step],
+) -> Result<Replay, crate::error::Error> {
+    replay_rules(lattice, level, army, play).map_err(crate::error::Error::Input)
+}
+
+fn replay_rules(
+    lattice: &Lattice,
+    level: i32,
+    army: &[Cell],
+    play: &[Step],
 ) -> Result<Replay, String> {
     let mut board: HashSet<Cell> = HashSet::new();
     for (i, &c) in army.iter().enumerate() {
@@ -114,11 +123,12 @@ mod tests {
         assert!(
             replay(&l, 2, &army, &play)
                 .unwrap_err()
+                .to_string()
                 .starts_with("jump 1")
         );
         let army = [(0, 2), (0, 3), (1, 4), (0, 4)];
         let play = [s((1, 4), (0, 4), (-1, 4)), s((0, 3), (0, 2), (0, 1))];
-        let err = replay(&l, 2, &army, &play).unwrap_err();
+        let err = replay(&l, 2, &army, &play).unwrap_err().to_string();
         assert!(err.contains("without a man on the target"), "{err}");
     }
 }

@@ -166,7 +166,7 @@ proptest! {
         let delta = if up { 1 } else { -1 };
         let c = match cell { 0 => &mut bad[i].from, 1 => &mut bad[i].over, _ => &mut bad[i].to };
         if axis { c.0 += delta } else { c.1 += delta }
-        let err = verify::replay(&lattice, 5, army, &bad).unwrap_err();
+        let err = verify::replay(&lattice, 5, army, &bad).unwrap_err().to_string();
         let want = format!("jump {} ", i + 1);
         prop_assert!(err.starts_with(&want), "{}", err);
     }

@@ -35,6 +35,8 @@ pub struct CheckError {
     pub message: String,
 }
 
+impl std::error::Error for CheckError {}
+
 impl fmt::Display for CheckError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "step {} ({}): {}", self.step, self.context, self.message)
@@ -184,7 +186,7 @@ impl Checker<'_> {
             .map(|&(from, over, to)| crate::verify::Step { from, over, to })
             .collect();
         let r = crate::verify::replay(&self.army.lattice(), self.proof.level, &play.army, &steps);
-        self.expect(r.is_ok(), || r.clone().unwrap_err())?;
+        self.expect(r.is_ok(), || r.as_ref().unwrap_err().to_string())?;
         self.expect(play.army.len() as u64 == men, || {
             format!("the play has {} men, the claim {men}", play.army.len())
         })

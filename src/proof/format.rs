@@ -12,6 +12,7 @@
 //! Written as JSON, or gzip-compressed JSON when the file name ends in `.gz`.
 
 use super::farkas::Tree;
+use crate::error::Error;
 use crate::geometry::Cell;
 use crate::golden::Golden;
 use serde::{Deserialize, Serialize};
@@ -159,31 +160,32 @@ pub struct IpProof {
 
 impl Proof {
     /// Reads a proof from JSON or gzip-compressed JSON (by the `.gz` extension).
-    pub fn read(path: &std::path::Path) -> Result<Proof, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn read(path: &std::path::Path) -> Result<Proof, Error> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+        let bad = |what: String| Error::Input(format!("{}: {what}", path.display()));
         let text = if path.extension().is_some_and(|e| e == "gz") {
             let mut s = String::new();
             std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut s)
-                .map_err(|e| format!("{}: not gzip-compressed JSON: {e}", path.display()))?;
+                .map_err(|e| bad(format!("not gzip-compressed JSON: {e}")))?;
             s
         } else {
-            String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?
+            String::from_utf8(bytes).map_err(|_| bad("not UTF-8".into()))?
         };
         // Certificate trees nest one level per split: past serde_json's default depth of 128,
         // which check_tree's own guard (farkas::MAX_TREE_DEPTH) replaces.
         let mut de = serde_json::Deserializer::from_str(&text);
         de.disable_recursion_limit();
-        Proof::deserialize(&mut de).map_err(|e| format!("{}: not a proof: {e}", path.display()))
+        Proof::deserialize(&mut de).map_err(|e| bad(format!("not a proof: {e}")))
     }
 
     /// The proof as bytes for `path`: gzip-compressed when it ends in `.gz`.
-    pub fn to_bytes(&self, path: &std::path::Path) -> Result<Vec<u8>, String> {
-        let json = serde_json::to_vec(self).map_err(|e| e.to_string())?;
+    pub fn to_bytes(&self, path: &std::path::Path) -> Result<Vec<u8>, Error> {
+        let json = serde_json::to_vec(self).map_err(|e| Error::Input(e.to_string()))?;
         if !path.extension().is_some_and(|e| e == "gz") {
             return Ok(json);
         }
         let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        std::io::Write::write_all(&mut z, &json).map_err(|e| e.to_string())?;
-        z.finish().map_err(|e| e.to_string())
+        std::io::Write::write_all(&mut z, &json).map_err(|e| Error::io("compress", path, e))?;
+        z.finish().map_err(|e| Error::io("compress", path, e))
     }
 }
