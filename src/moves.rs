@@ -118,25 +118,7 @@ impl Problem {
     /// and that no two coincide; the error is one line naming the first bad man.
     pub fn army(army: Army, level: i32, men: &[Cell]) -> Result<Problem, String> {
         let lattice = army.lattice();
-        let mut seen = HashSet::new();
-        for (i, &c) in men.iter().enumerate() {
-            if !lattice.contains(c) {
-                return Err(format!(
-                    "man {} at {c:?} is not a cell of the {army} lattice",
-                    i + 1
-                ));
-            }
-            if c.1 < level {
-                return Err(format!(
-                    "man {} at {c:?} stands in row {} < level {level}",
-                    i + 1,
-                    c.1
-                ));
-            }
-            if !seen.insert(c) {
-                return Err(format!("man {} at {c:?} duplicates another man", i + 1));
-            }
-        }
+        crate::verify::start_position(&lattice, level, men)?;
         if men.is_empty() {
             return Err("the army has no men".into());
         }

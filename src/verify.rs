@@ -45,12 +45,13 @@ pub fn replay(
     replay_rules(lattice, level, army, play).map_err(crate::error::Error::Input)
 }
 
-fn replay_rules(
+/// The start position of an army: every man on a lattice cell in a row >= `level`, no two
+/// on one cell; otherwise one line naming the first bad man (1-based).
+pub fn start_position(
     lattice: &Lattice,
     level: i32,
     army: &[Cell],
-    play: &[Step],
-) -> Result<Replay, String> {
+) -> Result<HashSet<Cell>, String> {
     let mut board: HashSet<Cell> = HashSet::new();
     for (i, &c) in army.iter().enumerate() {
         if !lattice.contains(c) {
@@ -70,6 +71,16 @@ fn replay_rules(
             return Err(format!("man {} at {c:?} duplicates another man", i + 1));
         }
     }
+    Ok(board)
+}
+
+fn replay_rules(
+    lattice: &Lattice,
+    level: i32,
+    army: &[Cell],
+    play: &[Step],
+) -> Result<Replay, String> {
+    let mut board = start_position(lattice, level, army)?;
     for (i, s) in play.iter().enumerate() {
         let n = i + 1;
         let why = if !lattice.is_jump(s.from, s.over, s.to) {
