@@ -107,6 +107,15 @@ fn write(dir: &Path, out: &CountOutcome) -> Result<(), crate::error::Error> {
         if a.playable {
             let path = dir.join(format!("{stem}-{}-play.csv", i + 1));
             export::write_atomic(&path, export::play_csv(&a.play).as_bytes())?;
+            let caption = format!(
+                "{} army, level {}: minimum army {}",
+                out.army,
+                out.level,
+                i + 1
+            );
+            let page = crate::viewer::html(out.army, out.level, &a.cells, &a.play, &caption);
+            let path = dir.join(format!("{stem}-{}.html", i + 1));
+            export::write_atomic(&path, page.as_bytes())?;
         }
     }
     export::write_atomic(

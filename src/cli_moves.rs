@@ -144,6 +144,19 @@ pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
         (Some(dir), Some(play)) => {
             let path = dir.join(format!("{army}-{level}-moves-play.csv"));
             export::write_atomic(&path, export::play_csv(play).as_bytes())?;
+            let caption = format!(
+                "{army} army, level {level}: {} men, {} moves{}",
+                men.len(),
+                crate::verify::count_moves(play),
+                if ans.status == moves::Status::Optimal {
+                    " (fewest)"
+                } else {
+                    ""
+                }
+            );
+            let page = crate::viewer::html(army, level, &men, play, &caption);
+            let html = dir.join(format!("{army}-{level}-moves.html"));
+            export::write_atomic(&html, page.as_bytes())?;
             Some(path)
         }
         _ => None,

@@ -692,7 +692,16 @@ impl Search<'_> {
                 self.req.army, self.req.level
             ));
         }
-        let report = sweep.solve(&self.case_dir, self.remaining(), self.req.progress)?;
+        // The sweep draws its own bar: the spinner steps aside meanwhile, so that the two
+        // never overwrite each other on screen.
+        if let Some(pb) = &self.progress {
+            pb.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
+        let report = sweep.solve(&self.case_dir, self.remaining(), self.req.progress);
+        if let Some(pb) = &self.progress {
+            pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        let report = report?;
         self.split.push((k, d, self.case_dir.clone()));
         self.out.case_logs.push(report.log.display().to_string());
         let proven = report.enumeration_complete && report.results.iter().all(|r| r.board_proven);

@@ -24,6 +24,23 @@ fn conway_level_4_has_four_armies_up_to_reflection() {
 }
 
 #[test]
+fn count_out_writes_each_army_its_play_its_viewer_page_and_a_contact_sheet() {
+    let dir = std::env::temp_dir().join(format!("solarmy-count-out-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let (code, _, err) = solarmy(&["count", "--army", "conway", "--level", "3", "--out", d]);
+    assert_eq!(code, 0, "{err}");
+    for i in 1..=2 {
+        for end in ["army.csv", "play.csv"] {
+            assert!(dir.join(format!("conway-3-count-{i}-{end}")).exists());
+        }
+        let page = std::fs::read_to_string(dir.join(format!("conway-3-count-{i}.html"))).unwrap();
+        assert!(!page.contains("http://") && !page.contains("https://"));
+    }
+    assert!(dir.join("conway-3-count.svg").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn every_counted_army_replays_its_own_play() {
     let out = count(Army::Conway, 3, None).unwrap();
     for a in &out.armies {
