@@ -33,6 +33,14 @@ Exit codes: 0 answered (optimal or impossible), 1 failure (a file that cannot be
 solver error), 2 bad command line, 3 stopped by --time-limit or Ctrl-C (the best army and the
 bound proven so far are still reported).";
 
+const CHECK_HELP: &str = "Examples:
+  solarmy solve --army conway --level 4 --proof conway-4.json && solarmy check conway-4.json
+  solarmy check results/proofs/*
+  solarmy check --json --certificates-only results/proofs/skew-6.json.gz
+
+Exit codes: 0 every step of every file holds, 1 a file is unreadable or a step fails (one line
+per bad file, naming its first failing step), 2 bad command line.";
+
 const VERIFY_HELP: &str = "Examples:
   solarmy verify --army diagonal --level 5 armies/diagonal-5-army.csv armies/diagonal-5-play.csv
   solarmy verify --army conway --level 2 army.csv - < play.csv
@@ -130,6 +138,7 @@ pub struct SolveArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = CHECK_HELP)]
 pub struct CheckArgs {
     /// Proof files written by `solve --proof`
     #[arg(required = true)]
@@ -141,7 +150,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub certificates_only: bool,
     /// Seconds HiGHS may spend re-solving one IP that has no certificate
-    #[arg(long)]
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
 }
 

@@ -13,7 +13,17 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+const MOVES_HELP: &str = "Examples:
+  solarmy moves --army conway --level 4 --from results/armies/conway-4-army.csv   # 10, proven
+  solarmy moves --army diagonal --level 6 --from results/armies/diagonal-6-army.csv --json
+  solarmy moves --army pablito --level 6 --from results/armies/pablito-6-army.csv --time-limit 60
+
+Exit codes: 0 the fewest moves proven, 1 failure (an unreadable or illegal army or seed),
+2 bad command line, 3 stopped by --time-limit or Ctrl-C (the proven lower bound and the best
+play known are reported, said as such).";
+
 #[derive(Args, Debug)]
+#[command(after_help = MOVES_HELP)]
 pub struct MovesArgs {
     /// conway, skew, diagonal, hexagonal or pablito
     #[arg(long)]
