@@ -41,13 +41,7 @@ pub struct CountArgs {
 pub fn run(a: &CountArgs) -> Result<u8, Error> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
-    if let Some(t) = a.time_limit
-        && !(t > 0.0 && t <= 1e9)
-    {
-        return Err(Error::usage(format!(
-            "--time-limit must be greater than 0 and at most 1e9 seconds, got {t}"
-        )));
-    }
+    // --time-limit is checked by its parser (cli::parse_seconds).
     let out = count::count(army, level, a.time_limit)?;
     if a.json {
         println!("{}", to_json(&out));

@@ -69,13 +69,7 @@ fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
 pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
     let army = parse_army(&a.army)?;
     let level = parse_level(&a.level)?;
-    if let Some(t) = a.time_limit
-        && (t.is_nan() || t <= 0.0)
-    {
-        return Err(crate::cli::Error::usage(format!(
-            "--time-limit must be positive seconds, got {t}"
-        )));
-    }
+    // --time-limit is checked by its parser (cli::parse_seconds).
     if a.tt_entries == 0 {
         return Err(crate::cli::Error::usage("--tt-entries must be at least 1"));
     }

@@ -213,6 +213,28 @@ impl Outcome {
     }
 }
 
+impl Direction {
+    /// The improved function of d, the start cells under it (and under the sharper
+    /// function, if any) and the pagoda bound: both functions bound the army, and the
+    /// sharper one may bound it higher.
+    fn new(army: Army, level: i32, d: Cell) -> Direction {
+        let pagoda = Pagoda::improved(&army.lattice(), d);
+        let profile = pagoda.start_profile(level);
+        let sharp = pagoda::sharper_profile(army, d, level);
+        let bound = profile.lower_bound(Golden::ONE).and_then(|b| match &sharp {
+            Some(s) => s.lower_bound(Golden::ONE).map(|t| t.max(b)),
+            None => Some(b),
+        });
+        Direction {
+            d,
+            pagoda,
+            profile,
+            sharp,
+            bound,
+        }
+    }
+}
+
 /// Everything fixed for one last-jump direction d.
 struct Direction {
     d: Cell,
@@ -279,24 +301,11 @@ fn round_limit(dir: &Direction, k: u64) -> (Limit, Option<BoardBasis>) {
 /// with at least k men when the pagoda bound is below k. None when no army of k men is heavy
 /// enough for this d.
 pub fn round_program(army: Army, level: i32, d: Cell, k: u64) -> Option<(Board, Spec, bool)> {
-    let lattice = army.lattice();
-    let pagoda = Pagoda::improved(&lattice, d);
-    let profile = pagoda.start_profile(level);
-    let sharp = pagoda::sharper_profile(army, d, level);
-    let bound = profile.lower_bound(Golden::ONE)?;
-    let bound = sharp.as_ref().map_or(Some(bound), |s| {
-        s.lower_bound(Golden::ONE).map(|t| t.max(bound))
-    })?;
+    let dir = Direction::new(army, level, d);
+    let bound = dir.bound?;
     if bound > k {
         return None;
     }
-    let dir = Direction {
-        d,
-        pagoda,
-        profile,
-        sharp,
-        bound: Some(bound),
-    };
     let (limit, _) = round_limit(&dir, k);
     let board = Board::new(&dir.pagoda, level, &limit);
     let spec = Spec {
@@ -384,23 +393,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
     let mut dirs: Vec<Direction> = lattice
         .last_jump_directions()
         .into_iter()
-        .map(|d| {
-            let pagoda = Pagoda::improved(&lattice, d);
-            let profile = pagoda.start_profile(req.level);
-            let sharp = pagoda::sharper_profile(req.army, d, req.level);
-            // Both functions bound the army; the sharper one may bound it higher.
-            let bound = profile.lower_bound(Golden::ONE).and_then(|b| match &sharp {
-                Some(s) => s.lower_bound(Golden::ONE).map(|t| t.max(b)),
-                None => Some(b),
-            });
-            Direction {
-                d,
-                pagoda,
-                profile,
-                sharp,
-                bound,
-            }
-        })
+        .map(|d| Direction::new(req.army, req.level, d))
         .collect();
     dirs.sort_by_key(|x| x.bound.unwrap_or(u64::MAX));
     let Some(mut k) = dirs.iter().filter_map(|x| x.bound).min() else {
