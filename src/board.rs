@@ -262,11 +262,11 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Army;
+    use crate::problem::Army;
 
     #[test]
     fn conway_level_4_board_for_19_men_is_proven_and_small() {
-        let l = Army::Conway.lattice();
+        let l = Army::conway().lattice();
         let p = Pagoda::improved(&l, (0, 1));
         let lim = Limit::new(&p.start_profile(4), 19, Golden::ONE, MARGIN).unwrap();
         // 19 men weigh exactly 1 at best: no slack, so only lossless jumps, and no man can
@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn the_fibonacci_extension_is_a_pagoda_function_on_every_lattice() {
-        for army in Army::ALL {
+        for army in Army::all() {
             let l = army.lattice();
             for d in l.last_jump_directions() {
                 let p = Pagoda::improved(&l, d);

@@ -5,9 +5,10 @@
 //! improved function of some last jump d (Table 3), minimised over d since a play may end
 //! with any of them. The heaviest army's slack is given exactly, as a + bσ and as powers of σ.
 
-use crate::geometry::{Army, Cell};
+use crate::geometry::Cell;
 use crate::golden::Golden;
 use crate::pagoda::{self, Pagoda};
+use crate::problem::Army;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -85,11 +86,11 @@ mod tests {
     #[test]
     fn table_3_as_the_minimum_over_last_jumps() {
         let want: [(Army, &[u64]); 5] = [
-            (Army::Conway, &[2, 4, 8, 19]),
-            (Army::Skew, &[2, 3, 5, 9, 18, 43]),
-            (Army::Pablito, &[2, 3, 5, 9, 18, 51]),
-            (Army::Hexagonal, &[2, 3, 5, 9, 16, 35, 140]),
-            (Army::Diagonal, &[2, 3, 5, 7, 13, 23, 45, 122]),
+            (Army::conway(), &[2, 4, 8, 19]),
+            (Army::skew(), &[2, 3, 5, 9, 18, 43]),
+            (Army::pablito(), &[2, 3, 5, 9, 18, 51]),
+            (Army::hexagonal(), &[2, 3, 5, 9, 16, 35, 140]),
+            (Army::diagonal(), &[2, 3, 5, 7, 13, 23, 45, 122]),
         ];
         for (army, w) in want {
             let b = army_bounds(army);
@@ -101,12 +102,12 @@ mod tests {
 
     #[test]
     fn equations_8_and_9() {
-        let l7 = level_bound(Army::Diagonal, 7).unwrap();
+        let l7 = level_bound(Army::diagonal(), 7).unwrap();
         assert_eq!(
             (l7.lower_bound, l7.slack_sigma.as_str()),
             (45, "σ^11 + σ^13")
         );
-        let l8 = level_bound(Army::Diagonal, 8).unwrap();
+        let l8 = level_bound(Army::diagonal(), 8).unwrap();
         assert_eq!(
             (l8.lower_bound, l8.slack_sigma.as_str()),
             (122, "σ^14 + σ^16")
@@ -115,7 +116,7 @@ mod tests {
         let n: Vec<u64> = l8.profile.iter().map(|p| p.1).collect();
         assert_eq!(n, vec![15, 19, 23, 27, 31, 7]);
         // Pablito level 5, equation 10: slack 2σ^9 (written greedily as σ^8 + σ^11).
-        let p5 = level_bound(Army::Pablito, 5).unwrap();
+        let p5 = level_bound(Army::pablito(), 5).unwrap();
         assert_eq!(p5.slack, (Golden::pow(9) + Golden::pow(9)).to_string());
     }
 }

@@ -7,10 +7,10 @@
 
 use crate::bounds;
 use crate::export;
-use crate::geometry::Army;
 use crate::golden::Golden;
 use crate::minimum::{self, Outcome, Request, Status};
 use crate::pagoda::Pagoda;
+use crate::problem::Army;
 use crate::render;
 use crate::verify;
 use clap::Args;
@@ -641,7 +641,7 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
 pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
     let armies = match &a.army {
         Some(s) => vec![parse_army(s)?],
-        None => Army::ALL.to_vec(),
+        None => Army::all().to_vec(),
     };
     let computed = match &a.results {
         None => Vec::new(),

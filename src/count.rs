@@ -17,9 +17,10 @@
 //! the count is given both up to that symmetry and in total.
 
 use crate::error::Error;
-use crate::geometry::{Army, Cell};
+use crate::geometry::Cell;
 use crate::minimum::{self, Request, Status};
 use crate::model::Model;
+use crate::problem::Army;
 use crate::solve::{self, IpStatus, Options};
 use crate::verify::{self, Step};
 use serde::Serialize;

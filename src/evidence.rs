@@ -6,8 +6,9 @@
 
 use crate::certify;
 use crate::error::Error;
-use crate::geometry::{Army, Cell};
+use crate::geometry::Cell;
 use crate::golden::Golden;
+use crate::problem::Army;
 use crate::proof::format::{IpDef, IpProof};
 use crate::proof::{farkas, ip, space::Space};
 

@@ -1,14 +1,11 @@
-//! Lattices, jump directions and the five armies, as data.
+//! Lattices and jump directions: the geometry a model file ([`crate::problem`]) describes.
 //!
 //! Coordinates are the same everywhere in solarmy (CSV, JSON, pictures, tests): the target is
 //! (0,0); row y grows away from the target; level n means men may start only in rows y >= n.
 //! A jump from a over b into c has b = a + d and c = a + 2d for a direction d of the army.
-//! The five armies differ only in the data held here: which cells exist, which directions
-//! jump, and the mirror that maps the army onto itself. Nothing downstream branches on the
-//! army's name.
-
-use std::fmt;
-use std::str::FromStr;
+//! Problems differ only in the data held here: which cells exist, which directions jump, and
+//! the mirror that maps the problem onto itself (derived from the model file). Nothing
+//! downstream branches on a problem's name.
 
 /// A lattice cell (x, y).
 pub type Cell = (i32, i32);
@@ -55,92 +52,6 @@ impl Embedding {
     }
 }
 
-/// The five armies of the paper.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Army {
-    Conway,
-    Skew,
-    Diagonal,
-    Hexagonal,
-    Pablito,
-}
-
-impl Army {
-    pub const ALL: [Army; 5] = [
-        Army::Conway,
-        Army::Skew,
-        Army::Pablito,
-        Army::Hexagonal,
-        Army::Diagonal,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Army::Conway => "conway",
-            Army::Skew => "skew",
-            Army::Diagonal => "diagonal",
-            Army::Hexagonal => "hexagonal",
-            Army::Pablito => "pablito",
-        }
-    }
-
-    /// The lattice this army plays on.
-    pub fn lattice(self) -> Lattice {
-        const ORTHO: [Cell; 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-        const DIAG: [Cell; 4] = [(1, 1), (-1, -1), (1, -1), (-1, 1)];
-        match self {
-            Army::Conway => Lattice::new(Region::All, &ORTHO, (-1, 0), Embedding::Square),
-            Army::Skew => Lattice::new(Region::EvenParity, &DIAG, (-1, 0), Embedding::Square),
-            Army::Diagonal => {
-                let dirs = [ORTHO.as_slice(), &DIAG].concat();
-                Lattice::new(Region::All, &dirs, (-1, 0), Embedding::Square)
-            }
-            // Axial coordinates: rows are lines of constant y; the mirror through the
-            // target's column is (x, y) -> (-x - y, y).
-            Army::Hexagonal => Lattice::new(
-                Region::All,
-                &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)],
-                (-1, -1),
-                Embedding::Hexagonal,
-            ),
-            // The triangle's mirror is (x, y) -> (y - x, y).
-            Army::Pablito => Lattice::new(
-                Region::Triangle,
-                &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)],
-                (-1, 1),
-                Embedding::Triangle,
-            ),
-        }
-    }
-
-    /// Pablito's improved pagoda function (paper, Figure 7b) gives weight zero to the edge of
-    /// the triangle that the last jump does not come along; the other armies have no such edge.
-    pub fn improved_has_blind_edge(self) -> bool {
-        self == Army::Pablito
-    }
-}
-
-impl fmt::Display for Army {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Army {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Army, String> {
-        Army::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                format!(
-                    "unknown army '{s}': expected one of conway, skew, diagonal, hexagonal, pablito"
-                )
-            })
-    }
-}
-
 /// A lattice: its cells, its jump directions, and a mirror symmetry fixing the target's column.
 #[derive(Clone, Debug)]
 pub struct Lattice {
@@ -152,7 +63,7 @@ pub struct Lattice {
 }
 
 impl Lattice {
-    fn new(
+    pub fn new(
         region: Region,
         directions: &[Cell],
         mirror: (i32, i32),
@@ -201,11 +112,11 @@ impl Lattice {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::problem::Army;
 
     #[test]
     fn mirrors_map_directions_onto_directions() {
-        for army in Army::ALL {
+        for army in Army::all() {
             let l = army.lattice();
             for &d in &l.directions {
                 assert!(l.directions.contains(&l.reflect(d)), "{army} {d:?}");
@@ -216,10 +127,10 @@ mod tests {
 
     #[test]
     fn last_jumps_up_to_mirror() {
-        assert_eq!(Army::Pablito.lattice().last_jump_directions().len(), 1);
-        assert_eq!(Army::Skew.lattice().last_jump_directions().len(), 2);
-        assert_eq!(Army::Hexagonal.lattice().last_jump_directions().len(), 3);
-        assert_eq!(Army::Conway.lattice().last_jump_directions().len(), 3);
-        assert_eq!(Army::Diagonal.lattice().last_jump_directions().len(), 5);
+        assert_eq!(Army::pablito().lattice().last_jump_directions().len(), 1);
+        assert_eq!(Army::skew().lattice().last_jump_directions().len(), 2);
+        assert_eq!(Army::hexagonal().lattice().last_jump_directions().len(), 3);
+        assert_eq!(Army::conway().lattice().last_jump_directions().len(), 3);
+        assert_eq!(Army::diagonal().lattice().last_jump_directions().len(), 5);
     }
 }

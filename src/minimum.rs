@@ -20,11 +20,12 @@
 use crate::board::{Board, Limit, MARGIN};
 use crate::cases;
 use crate::error::Error;
-use crate::geometry::{Army, Cell};
+use crate::geometry::Cell;
 use crate::golden::Golden;
 use crate::model::{Model, Spec};
 use crate::order::{self, Ordering};
 use crate::pagoda::{self, Pagoda, Profile};
+use crate::problem::Army;
 use crate::proof::format::{BoardBasis, Claim, Evidence, FORMAT, Play, Proof, RoundProof};
 use crate::second::{self, Verdict};
 use crate::solve::{self, INTERRUPTED, IpStatus, Options};

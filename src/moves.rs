@@ -74,9 +74,10 @@
 //! play of fewer moves than the best known. Probes are heuristics and prove nothing; the proof
 //! is the iterative deepening alone, which stops as soon as its depth reaches the best play.
 
-use crate::geometry::{Army, Cell, Lattice};
+use crate::geometry::{Cell, Lattice};
 use crate::golden::Golden;
 use crate::pagoda::Pagoda;
+use crate::problem::Army;
 use crate::verify::Step;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};

@@ -11,8 +11,9 @@
 //! The pagoda condition σ^a + σ^b >= σ^c is checked exactly for every jump in the window
 //! ([`Pagoda::check`]), together with the jump types of the paper's Table 4 that occur.
 
-use crate::geometry::{Army, Cell, Lattice};
+use crate::geometry::{Cell, Lattice};
 use crate::golden::Golden;
+use crate::problem::Army;
 use std::collections::{BTreeSet, VecDeque};
 
 /// Half-width of the square window the exponents are computed in. Exponents are exact for
@@ -44,10 +45,11 @@ impl Pagoda {
     }
 
     /// The paper's improved function for an army and a last jump d: as [`Pagoda::improved`],
-    /// and for Pablito the edge along the mirror image of d weighs 0 (Figure 7b).
+    /// with the line along the mirror image of d weighing 0 where that is still a pagoda
+    /// function ([`blind_line`]: Pablito's far edge, Figure 7b).
     pub fn paper_improved(army: Army, d: Cell) -> Pagoda {
         let lattice = army.lattice();
-        let blind = army.improved_has_blind_edge().then(|| lattice.reflect(d));
+        let blind = blind_line(&lattice, d);
         Pagoda::build(&lattice, d, 1, blind)
     }
 
@@ -172,6 +174,21 @@ impl Pagoda {
             loss_gap_ok,
         })
     }
+}
+
+/// The line through the target along the mirror image of the last jump d, when the improved
+/// function with that line weighing 0 is still a pagoda function (checked on every jump of
+/// the window) and the position {d, 2d} still weighs 1; derived per lattice, never named.
+/// Pablito's triangle has one (Figure 7b: its far edge); on a full plane the line splits the
+/// lattice and jumps across it gain weight.
+pub fn blind_line(lattice: &Lattice, d: Cell) -> Option<Cell> {
+    let b = lattice.reflect(d);
+    if on_line(b, d) {
+        return None;
+    }
+    let p = Pagoda::build(lattice, d, 1, Some(b));
+    let before = p.weight(d) + p.weight((2 * d.0, 2 * d.1));
+    (before == Golden::ONE && p.check().is_ok()).then_some(b)
 }
 
 fn on_line(b: Cell, c: Cell) -> bool {
@@ -343,10 +360,8 @@ pub fn highest_level(army: Army) -> i32 {
 /// must reach the weight of {d, 2d} under both functions, so this only sharpens bounds,
 /// while the plain function, finite everywhere, still bounds the board.
 pub fn sharper_profile(army: Army, d: Cell, level: i32) -> Option<Profile> {
-    if !army.improved_has_blind_edge() {
-        return None;
-    }
     let lattice = army.lattice();
+    blind_line(&lattice, d)?;
     let (plain, sharp) = (
         Pagoda::improved(&lattice, d),
         Pagoda::paper_improved(army, d),
@@ -463,7 +478,7 @@ mod tests {
 
     #[test]
     fn figure_3_conway() {
-        let p = Pagoda::standard(&Army::Conway.lattice());
+        let p = Pagoda::standard(&Army::conway().lattice());
         assert_eq!(
             row(&p, 0, -6..=6),
             vec![6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6]
@@ -476,7 +491,7 @@ mod tests {
 
     #[test]
     fn figure_4_diagonal() {
-        let p = Pagoda::standard(&Army::Diagonal.lattice());
+        let p = Pagoda::standard(&Army::diagonal().lattice());
         assert_eq!(
             row(&p, 2, -6..=6),
             vec![6, 5, 4, 3, 2, 2, 2, 2, 2, 3, 4, 5, 6]
@@ -485,7 +500,7 @@ mod tests {
 
     #[test]
     fn figure_5_hexagonal_and_pablito() {
-        let h = Pagoda::standard(&Army::Hexagonal.lattice());
+        let h = Pagoda::standard(&Army::hexagonal().lattice());
         // Row 1 in axial coordinates runs from x = -7 to 6 for the 14 printed cells.
         assert_eq!(
             row(&h, 1, -7..=6),
@@ -495,14 +510,14 @@ mod tests {
             row(&h, 3, -8..=5),
             vec![8, 7, 6, 5, 4, 3, 3, 3, 3, 4, 5, 6, 7, 8]
         );
-        let p = Pagoda::standard(&Army::Pablito.lattice());
+        let p = Pagoda::standard(&Army::pablito().lattice());
         assert_eq!(row(&p, 4, 0..=4), vec![4; 5]);
     }
 
     #[test]
     fn figure_6a_7a_7b_improved() {
         // Figure 6a: the 1 is the cell d = (1, 1) that the last (diagonal) jump passes over.
-        let d = Pagoda::paper_improved(Army::Diagonal, (1, 1));
+        let d = Pagoda::paper_improved(Army::diagonal(), (1, 1));
         assert_eq!(
             row(&d, 0, -4..=8),
             vec![6, 5, 4, 3, 2, 2, 2, 3, 4, 5, 6, 7, 8]
@@ -516,7 +531,7 @@ mod tests {
             vec![6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8]
         );
         // Figure 7a: d = (0, 1).
-        let h = Pagoda::paper_improved(Army::Hexagonal, (0, 1));
+        let h = Pagoda::paper_improved(Army::hexagonal(), (0, 1));
         assert_eq!(
             row(&h, 0, -5..=7),
             vec![7, 6, 5, 4, 3, 2, 2, 3, 4, 5, 6, 7, 8]
@@ -530,7 +545,7 @@ mod tests {
             vec![8, 7, 6, 5, 4, 3, 3, 3, 4, 5, 6, 7, 8, 9]
         );
         // Figure 7b: the edge x = y weighs 0 (printed as ∞, here -1).
-        let p = Pagoda::paper_improved(Army::Pablito, (0, 1));
+        let p = Pagoda::paper_improved(Army::pablito(), (0, 1));
         assert_eq!(row(&p, 0, 0..=0), vec![-1]);
         assert_eq!(row(&p, 1, 0..=1), vec![1, -1]);
         assert_eq!(row(&p, 6, 0..=6), vec![6, 6, 6, 6, 6, 6, -1]);
@@ -538,7 +553,7 @@ mod tests {
 
     #[test]
     fn closed_form_matches_the_window() {
-        for army in Army::ALL {
+        for army in Army::all() {
             let p = Pagoda::standard(&army.lattice());
             let far = StartWeight::of(army, WINDOW_LEVEL + 1);
             let slope = StartWeight::of(army, WINDOW_LEVEL + 2).factor - far.factor;
@@ -569,24 +584,24 @@ mod tests {
         }
         // Conway: each row weighs σ^y (1 + 2σ/(1 − σ)) = σ^y (1 + 2σ^{−1}), so the rows
         // y >= n weigh σ^n (1 + 2σ^{−1}) σ^{−2}.
-        let c = StartWeight::of(Army::Conway, 77).factor;
+        let c = StartWeight::of(Army::conway(), 77).factor;
         assert_eq!(c, (Golden::ONE + 2 * Golden::pow(-1)) * Golden::pow(-2));
     }
 
     #[test]
     fn table_1_highest_levels() {
-        let got: Vec<i32> = Army::ALL.iter().map(|&a| highest_level(a)).collect();
+        let got: Vec<i32> = Army::all().iter().map(|&a| highest_level(a)).collect();
         assert_eq!(got, vec![4, 6, 6, 7, 8]); // Conway, skew, Pablito, hexagonal, diagonal
     }
 
     #[test]
     fn table_3_lower_bounds() {
         let table: [(Army, Cell, &[u64]); 5] = [
-            (Army::Conway, (0, 1), &[2, 4, 8, 19]),
-            (Army::Skew, (1, 1), &[2, 3, 5, 9, 18, 43]),
-            (Army::Pablito, (0, 1), &[2, 3, 5, 9, 18, 51]),
-            (Army::Hexagonal, (0, 1), &[2, 3, 5, 9, 16, 35, 140]),
-            (Army::Diagonal, (1, 1), &[2, 3, 5, 7, 13, 23, 45, 122]),
+            (Army::conway(), (0, 1), &[2, 4, 8, 19]),
+            (Army::skew(), (1, 1), &[2, 3, 5, 9, 18, 43]),
+            (Army::pablito(), (0, 1), &[2, 3, 5, 9, 18, 51]),
+            (Army::hexagonal(), (0, 1), &[2, 3, 5, 9, 16, 35, 140]),
+            (Army::diagonal(), (1, 1), &[2, 3, 5, 7, 13, 23, 45, 122]),
         ];
         for (army, d, want) in table {
             let p = Pagoda::paper_improved(army, d);
@@ -599,7 +614,7 @@ mod tests {
 
     #[test]
     fn every_function_is_a_pagoda_function_without_type_1_2_1() {
-        for army in Army::ALL {
+        for army in Army::all() {
             let l = army.lattice();
             let mut fs = vec![Pagoda::standard(&l)];
             for d in l.last_jump_directions() {
@@ -612,6 +627,25 @@ mod tests {
                 assert!(!c.types.contains("other"), "{army}: {:?}", c.types);
                 assert!(c.lossy_landing_ok && c.loss_gap_ok, "{army}");
             }
+        }
+    }
+
+    /// The sharper function is derived, not named: of the five lattices only Pablito's
+    /// triangle keeps a pagoda function with a line of weight 0.
+    #[test]
+    fn only_pablito_has_a_blind_line() {
+        for army in Army::all() {
+            let l = army.lattice();
+            let blind: Vec<_> = l
+                .last_jump_directions()
+                .into_iter()
+                .filter_map(|d| blind_line(&l, d))
+                .collect();
+            assert_eq!(
+                !blind.is_empty(),
+                army == Army::pablito(),
+                "{army}: {blind:?}"
+            );
         }
     }
 }

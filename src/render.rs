@@ -815,7 +815,7 @@ fn jump_map_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Army;
+    use crate::problem::Army;
 
     fn entry(army: Army, level: i32) -> (Lattice, Pagoda, Vec<Cell>, Vec<Step>) {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/armies");
@@ -849,7 +849,7 @@ mod tests {
 
     #[test]
     fn render_men_are_6_px_or_more_at_natural_size() {
-        for (army, level, strip) in [(Army::Conway, 4, true), (Army::Hexagonal, 7, false)] {
+        for (army, level, strip) in [(Army::conway(), 4, true), (Army::hexagonal(), 7, false)] {
             let (l, p, men, play) = entry(army, level);
             let a = army_svg(&l, &p, level, &men, &play, "army");
             let b = play_svg(&l, &p, level, &men, &play, "play");
@@ -873,7 +873,7 @@ mod tests {
 
     #[test]
     fn render_army_legend_and_coordinates() {
-        let (l, p, men, play) = entry(Army::Conway, 4);
+        let (l, p, men, play) = entry(Army::conway(), 4);
         let a = army_svg(&l, &p, 4, &men, &play, "conway army, level 4");
         assert!(a.contains("distance from d = (0, 1)"));
         assert!(a.contains("exponent e:"));

@@ -118,11 +118,11 @@ fn replay_rules(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Army;
+    use crate::problem::Army;
 
     #[test]
     fn conway_level_2_by_hand() {
-        let l = Army::Conway.lattice();
+        let l = Army::conway().lattice();
         let army = [(0, 2), (0, 3), (1, 3), (-1, 3)];
         let s = |f: Cell, o: Cell, t: Cell| Step {
             from: f,

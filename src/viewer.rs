@@ -26,9 +26,10 @@
 //! is an SVG element of class `man` with `data-x` and `data-y` (fading men are of class
 //! `fallen`, not `man`).
 
-use crate::geometry::{Army, Cell, Embedding};
+use crate::geometry::{Cell, Embedding};
 use crate::golden::Golden;
 use crate::pagoda::Pagoda;
+use crate::problem::Army;
 use crate::regiment::{Regiment, regiments};
 use crate::render::{regiment_colour, shade, window};
 use crate::verify::{Step, count_moves};
@@ -532,7 +533,7 @@ mod tests {
     #[test]
     fn viewer_data_weighs_every_step_exactly() {
         let (men, play) = conway_2();
-        let v = data(Army::Conway, 2, &men, &play, "conway 2");
+        let v = data(Army::conway(), 2, &men, &play, "conway 2");
         let col = |k: &str| -> Vec<Value> {
             v["steps"]
                 .as_array()
@@ -576,7 +577,7 @@ mod tests {
     #[test]
     fn viewer_page_is_self_contained() {
         let (men, play) = conway_2();
-        let page = html(Army::Conway, 2, &men, &play, "conway <2> & co");
+        let page = html(Army::conway(), 2, &men, &play, "conway <2> & co");
         assert!(!page.contains("http:") && !page.contains("https:"));
         assert!(!page.contains("<script src") && !page.contains("<link"));
         assert!(page.contains("<title>conway &lt;2&gt; &amp; co</title>"));

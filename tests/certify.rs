@@ -14,10 +14,10 @@
 use solarmy::board::{Board, Limit, MARGIN, reach_profile};
 use solarmy::cases;
 use solarmy::certify;
-use solarmy::geometry::Army;
 use solarmy::golden::Golden;
 use solarmy::model::{Model, Spec};
 use solarmy::pagoda::Pagoda;
+use solarmy::problem::Army;
 use solarmy::proof::farkas::{self, LinearSystem, Row};
 use solarmy::solve::{self, IpStatus, Options};
 use solarmy::sweep::Sweep;
@@ -214,17 +214,17 @@ fn certificates_for_the_infeasible_rounds() {
     let seconds = env("SOLARMY_CERT_SECONDS", 120.0);
     // (army, level, minimum) from results/min-sizes.csv.
     let cases = [
-        (Army::Conway, 4, 20),
-        (Army::Skew, 5, 19),
-        (Army::Skew, 6, 46),
-        (Army::Pablito, 5, 19),
-        (Army::Hexagonal, 5, 17),
-        (Army::Hexagonal, 6, 36),
-        (Army::Diagonal, 4, 8),
-        (Army::Diagonal, 6, 23),
-        (Army::Diagonal, 7, 46),
-        (Army::Pablito, 6, 53),
-        (Army::Diagonal, 8, 123),
+        (Army::conway(), 4, 20),
+        (Army::skew(), 5, 19),
+        (Army::skew(), 6, 46),
+        (Army::pablito(), 5, 19),
+        (Army::hexagonal(), 5, 17),
+        (Army::hexagonal(), 6, 36),
+        (Army::diagonal(), 4, 8),
+        (Army::diagonal(), 6, 23),
+        (Army::diagonal(), 7, 46),
+        (Army::pablito(), 6, 53),
+        (Army::diagonal(), 8, 123),
     ];
     let (mut ips, mut plain, mut trees) = (0, 0, 0);
     println!("ip,cols,rows,farkas,farkas_s,tree_nodes,tree_size,tree_s");
@@ -318,7 +318,7 @@ fn certificates_for_hexagonal_7_cases() {
     let stride = env("SOLARMY_CERT_STRIDE", 10usize);
     let most = env("SOLARMY_CERT_CASES", 31usize);
     let t = Instant::now();
-    let ips = case_ips(Army::Hexagonal, 7, 144);
+    let ips = case_ips(Army::hexagonal(), 7, 144);
     println!(
         "{} case IPs enumerated in {:.1} s",
         ips.len(),

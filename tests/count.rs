@@ -4,8 +4,9 @@
 mod common;
 use common::solarmy;
 use solarmy::count::count;
-use solarmy::geometry::{Army, Cell, Lattice};
+use solarmy::geometry::{Cell, Lattice};
 use solarmy::minimum::round_program;
+use solarmy::problem::Army;
 use std::collections::{BTreeSet, HashSet};
 
 #[test]
@@ -42,9 +43,9 @@ fn count_out_writes_each_army_its_play_its_viewer_page_and_a_contact_sheet() {
 
 #[test]
 fn every_counted_army_replays_its_own_play() {
-    let out = count(Army::Conway, 3, None).unwrap();
+    let out = count(Army::conway(), 3, None).unwrap();
     for a in &out.armies {
-        let r = solarmy::verify::replay(&Army::Conway.lattice(), 3, &a.cells, &a.play).unwrap();
+        let r = solarmy::verify::replay(&Army::conway().lattice(), 3, &a.cells, &a.play).unwrap();
         assert_eq!(r.men, 8);
     }
 }
@@ -94,7 +95,11 @@ fn choose(cells: &[Cell], k: usize, from: usize, pick: &mut Vec<Cell>, out: &mut
 
 #[test]
 fn small_counts_agree_with_a_brute_force_over_every_start_set() {
-    for (army, level) in [(Army::Conway, 2), (Army::Skew, 3), (Army::Hexagonal, 3)] {
+    for (army, level) in [
+        (Army::conway(), 2),
+        (Army::skew(), 3),
+        (Army::hexagonal(), 3),
+    ] {
         let counted = count(army, level, None).unwrap();
         assert!(counted.complete, "{army} {level}");
         let k = counted.min_size.unwrap();

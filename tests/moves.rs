@@ -5,8 +5,9 @@ mod common;
 use common::solarmy;
 use proptest::prelude::*;
 use solarmy::export;
-use solarmy::geometry::{Army, Cell};
+use solarmy::geometry::Cell;
 use solarmy::moves::{self, Goal, Options, Problem, Status};
+use solarmy::problem::Army;
 use solarmy::verify::{self, Step};
 use std::collections::{BTreeSet, HashSet};
 
@@ -21,11 +22,11 @@ fn results_army(army: &str, level: i32) -> Vec<Cell> {
 #[test]
 fn small_armies_have_proven_minima_whose_plays_replay() {
     for (army, level, min) in [
-        (Army::Conway, 2, 2),
-        (Army::Conway, 3, 4),
-        (Army::Skew, 3, 3),
-        (Army::Hexagonal, 3, 3),
-        (Army::Conway, 4, 10),
+        (Army::conway(), 2, 2),
+        (Army::conway(), 3, 4),
+        (Army::skew(), 3, 3),
+        (Army::hexagonal(), 3, 3),
+        (Army::conway(), 4, 10),
     ] {
         let men = results_army(army.name(), level);
         let p = Problem::army(army, level, &men).unwrap();
@@ -111,7 +112,7 @@ fn bfs(p: &Problem) -> Option<u32> {
 }
 
 fn army_of(i: usize) -> Army {
-    Army::ALL[i % Army::ALL.len()]
+    Army::all()[i % Army::all().len()]
 }
 
 proptest! {
@@ -164,7 +165,7 @@ proptest! {
 #[test]
 fn one_man_on_a_finite_board() {
     // A 3x3 block of men above the target on a 5-wide strip: BFS and the search agree.
-    let l = Army::Conway.lattice();
+    let l = Army::conway().lattice();
     let board: Vec<Cell> = (-2..=2)
         .flat_map(|x| (0..=4).map(move |y| (x, y)))
         .collect();
@@ -210,7 +211,7 @@ fn cli_json_out_and_seed() {
     assert_eq!(v["seed_moves"], 5);
     let play: Vec<Step> = serde_json::from_value(v["play"].clone()).unwrap();
     let men = results_army("conway", 3);
-    let r = verify::replay(&Army::Conway.lattice(), 3, &men, &play).unwrap();
+    let r = verify::replay(&Army::conway().lattice(), 3, &men, &play).unwrap();
     assert_eq!(r.moves, 4);
     // The CSV written has the move numbers and is accepted by `solarmy verify`.
     let csv = v["play_csv"].as_str().unwrap();
@@ -278,7 +279,7 @@ fn bad_armies_get_one_line_and_exit_1() {
 /// at each move boundary never exceeds the moves the play still makes.
 #[test]
 fn every_results_play_obeys_the_bounds() {
-    for army in Army::ALL {
+    for army in Army::all() {
         for level in 1..=6 {
             let dir = format!("{}/results/armies", env!("CARGO_MANIFEST_DIR"));
             let play_path = format!("{dir}/{army}-{level}-play.csv");

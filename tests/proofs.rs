@@ -3,8 +3,8 @@
 
 mod common;
 use common::solarmy;
-use solarmy::geometry::Army;
 use solarmy::minimum::{Request, find_minimum};
+use solarmy::problem::Army;
 use solarmy::proof::check::{Options, check};
 use solarmy::proof::farkas::Tree;
 use solarmy::proof::format::{CaseOutcome, Evidence, Proof, Reduction};
@@ -56,7 +56,7 @@ fn cases(p: &mut Proof) -> &mut Vec<solarmy::proof::format::CaseProof> {
 
 #[test]
 fn a_split_proof_checks_and_every_damage_is_named() {
-    let p = proof(Army::Skew, 6, true);
+    let p = proof(Army::skew(), 6, true);
     let s = check(&p, &Options::default()).unwrap();
     assert_eq!(s.claim, "minimum 46");
     assert!(s.cases > 100 && s.ips > 50, "{s:?}");
@@ -99,7 +99,7 @@ fn a_split_proof_checks_and_every_damage_is_named() {
 
 #[test]
 fn a_direct_proof_checks_and_its_damage_is_named() {
-    let p = proof(Army::Conway, 4, false);
+    let p = proof(Army::conway(), 4, false);
     check(&p, &Options::default()).unwrap();
     let e = damaged(&p, |q| {
         for r in &mut q.rounds {

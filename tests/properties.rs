@@ -3,11 +3,11 @@
 
 use proptest::prelude::*;
 use solarmy::board::{Board, Limit};
-use solarmy::geometry::Army;
 use solarmy::golden::Golden;
 use solarmy::minimum::{Request, find_minimum};
 use solarmy::order::{Ordering, order};
 use solarmy::pagoda::Pagoda;
+use solarmy::problem::Army;
 use solarmy::verify::{self, Step};
 use std::sync::OnceLock;
 
@@ -77,7 +77,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]
     fn backtracker_agrees_with_exhaustive_search(army in 0usize..5, seed in any::<u64>(), walk in any::<bool>()) {
-        let army = Army::ALL[army];
+        let army = Army::all()[army];
         let board = small_board(army);
         let mut rng = seed | 1;
         let mut next = |n: usize| { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; (rng % n as u64) as usize };
@@ -146,7 +146,7 @@ fn diagonal_5() -> &'static (Vec<(i32, i32)>, Vec<Step>) {
     PLAY.get_or_init(|| {
         let out = find_minimum(&Request {
             time_limit: Some(60.0),
-            ..Request::new(Army::Diagonal, 5)
+            ..Request::new(Army::diagonal(), 5)
         })
         .unwrap();
         (out.army_cells, out.play)
@@ -159,7 +159,7 @@ proptest! {
     fn verify_rejects_every_single_cell_corruption(jump in any::<prop::sample::Index>(), cell in 0usize..3,
                                                    axis in any::<bool>(), up in any::<bool>()) {
         let (army, play) = diagonal_5();
-        let lattice = Army::Diagonal.lattice();
+        let lattice = Army::diagonal().lattice();
         prop_assert!(verify::replay(&lattice, 5, army, play).is_ok());
         let i = jump.index(play.len());
         let mut bad = play.clone();
@@ -186,7 +186,7 @@ proptest! {
 fn a_case_sweep_resumes_from_its_log() {
     use solarmy::sweep::Sweep;
     let dir = std::env::temp_dir().join(format!("solarmy-sweep-{}", std::process::id()));
-    let sweep = Sweep::new(Army::Hexagonal, 7, 141);
+    let sweep = Sweep::new(Army::hexagonal(), 7, 141);
     let first = sweep.solve(&dir, Some(60.0), false).unwrap();
     assert!(first.complete && first.found.is_none());
     assert!(first.results.iter().any(|r| r.status == "infeasible"));

@@ -17,9 +17,13 @@ fn cbc_is_refused_when_not_built_in() {
 #[cfg(feature = "cbc")]
 #[test]
 fn cbc_confirms_every_infeasible_round() {
-    use solarmy::geometry::Army;
     use solarmy::minimum::{Request, find_minimum};
-    for (army, level) in [(Army::Conway, 4), (Army::Diagonal, 6), (Army::Hexagonal, 5)] {
+    use solarmy::problem::Army;
+    for (army, level) in [
+        (Army::conway(), 4),
+        (Army::diagonal(), 6),
+        (Army::hexagonal(), 5),
+    ] {
         let out = find_minimum(&Request {
             time_limit: Some(600.0),
             second_opinion: true,

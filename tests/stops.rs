@@ -2,8 +2,8 @@
 //! the bound rests on the finished rounds only. Its own test binary, since Ctrl-C is a
 //! process-wide flag.
 
-use solarmy::geometry::Army;
 use solarmy::minimum::{Request, Status, find_minimum};
+use solarmy::problem::Army;
 use solarmy::solve::INTERRUPTED;
 use std::sync::atomic::Ordering;
 
@@ -11,11 +11,11 @@ use std::sync::atomic::Ordering;
 fn ctrl_c_and_time_limit_in_the_first_round_report_the_same_bound() {
     let timed = find_minimum(&Request {
         time_limit: Some(0.001),
-        ..Request::new(Army::Hexagonal, 7)
+        ..Request::new(Army::hexagonal(), 7)
     })
     .unwrap();
     INTERRUPTED.store(true, Ordering::Relaxed);
-    let stopped = find_minimum(&Request::new(Army::Hexagonal, 7)).unwrap();
+    let stopped = find_minimum(&Request::new(Army::hexagonal(), 7)).unwrap();
     INTERRUPTED.store(false, Ordering::Relaxed);
     assert_eq!(timed.status, Status::TimeLimit);
     assert_eq!(stopped.status, Status::Interrupted);

@@ -1,8 +1,8 @@
 //! The paper's Table 8, computed: minimum, proven bound, and a play that replays from CSV.
 
 use solarmy::export;
-use solarmy::geometry::Army;
 use solarmy::minimum::{Request, Status, find_minimum};
+use solarmy::problem::Army;
 use solarmy::verify;
 
 fn check(army: Army, level: i32, want: Option<u64>) {
@@ -61,65 +61,65 @@ fn table(army: Army, levels: &[u64]) {
 
 #[test]
 fn conway_1_to_4_and_5_impossible() {
-    table(Army::Conway, &[2, 4, 8, 20]);
-    check(Army::Conway, 5, None);
+    table(Army::conway(), &[2, 4, 8, 20]);
+    check(Army::conway(), 5, None);
 }
 
 #[test]
 fn skew_1_to_5_and_7_impossible() {
-    table(Army::Skew, &[2, 3, 5, 9, 19]);
-    check(Army::Skew, 7, None);
+    table(Army::skew(), &[2, 3, 5, 9, 19]);
+    check(Army::skew(), 7, None);
 }
 
 #[test]
 fn pablito_1_to_5_and_7_impossible() {
-    table(Army::Pablito, &[2, 3, 5, 9, 19]);
-    check(Army::Pablito, 7, None);
+    table(Army::pablito(), &[2, 3, 5, 9, 19]);
+    check(Army::pablito(), 7, None);
 }
 
 #[test]
 fn hexagonal_1_to_5_and_8_impossible() {
-    table(Army::Hexagonal, &[2, 3, 5, 9, 17]);
-    check(Army::Hexagonal, 8, None);
+    table(Army::hexagonal(), &[2, 3, 5, 9, 17]);
+    check(Army::hexagonal(), 8, None);
 }
 
 #[test]
 fn diagonal_1_to_6_and_9_impossible() {
-    table(Army::Diagonal, &[2, 3, 5, 8, 13, 23]);
-    check(Army::Diagonal, 9, None);
+    table(Army::diagonal(), &[2, 3, 5, 8, 13, 23]);
+    check(Army::diagonal(), 9, None);
 }
 
 #[test]
 fn skew_6() {
-    check(Army::Skew, 6, Some(46));
+    check(Army::skew(), 6, Some(46));
 }
 
 #[test]
 #[ignore = "slow: run by scripts/bench"]
 fn pablito_6() {
-    check(Army::Pablito, 6, Some(53));
+    check(Army::pablito(), 6, Some(53));
 }
 
 #[test]
 #[ignore = "slow: run by scripts/bench"]
 fn hexagonal_6() {
-    check(Army::Hexagonal, 6, Some(36));
+    check(Army::hexagonal(), 6, Some(36));
 }
 
 #[test]
 #[ignore = "slow: run by scripts/bench"]
 fn diagonal_7() {
-    check(Army::Diagonal, 7, Some(46));
+    check(Army::diagonal(), 7, Some(46));
 }
 
 #[test]
 #[ignore = "slow (about a minute): run by scripts/reproduce"]
 fn diagonal_8() {
-    check(Army::Diagonal, 8, Some(123));
+    check(Army::diagonal(), 8, Some(123));
 }
 
 #[test]
 #[ignore = "slow (about 5 minutes): run by scripts/reproduce"]
 fn hexagonal_7() {
-    check(Army::Hexagonal, 7, Some(145));
+    check(Army::hexagonal(), 7, Some(145));
 }

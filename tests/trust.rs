@@ -3,8 +3,8 @@
 
 mod common;
 use common::solarmy;
-use solarmy::geometry::Army;
 use solarmy::minimum::{Request, Status, find_minimum};
+use solarmy::problem::Army;
 
 fn solve_split(army: &str, level: &str, dir: &std::path::Path) -> serde_json::Value {
     let d = dir.to_str().unwrap();
@@ -114,7 +114,7 @@ fn a_log_edited_by_hand_or_for_another_problem_is_never_trusted() {
 fn a_no_good_cut_never_makes_a_round_infeasible() {
     let req = Request {
         refuse_orderings: 1,
-        ..Request::new(Army::Conway, 1)
+        ..Request::new(Army::conway(), 1)
     };
     let out = find_minimum(&req).unwrap();
     assert_ne!(out.status, Status::Optimal, "{:?}", out.min_size);
@@ -126,7 +126,7 @@ fn a_no_good_cut_never_makes_a_round_infeasible() {
         "the army found is still a verified upper bound"
     );
     // Without the refusal, the minimum is 2.
-    let out = find_minimum(&Request::new(Army::Conway, 1)).unwrap();
+    let out = find_minimum(&Request::new(Army::conway(), 1)).unwrap();
     assert_eq!((out.status, out.min_size), (Status::Optimal, Some(2)));
 }
 
@@ -134,7 +134,7 @@ fn a_no_good_cut_never_makes_a_round_infeasible() {
 fn without_out_the_case_logs_go_to_a_fresh_directory() {
     let req = Request {
         direct_budget: Some(0.001),
-        ..Request::new(Army::Skew, 5)
+        ..Request::new(Army::skew(), 5)
     };
     let a = find_minimum(&req).unwrap();
     let b = find_minimum(&req).unwrap();
@@ -150,7 +150,7 @@ fn the_summary_counts_every_integer_program_case_programs_included() {
     let out = find_minimum(&Request {
         direct_budget: Some(0.001),
         jobs: 2,
-        ..Request::new(Army::Skew, 6)
+        ..Request::new(Army::skew(), 6)
     })
     .unwrap();
     assert_eq!(out.min_size, Some(46));

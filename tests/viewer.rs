@@ -8,7 +8,8 @@
 
 use serde_json::{Value, json};
 use solarmy::export;
-use solarmy::geometry::{Army, Cell};
+use solarmy::geometry::Cell;
+use solarmy::problem::Army;
 use solarmy::verify::{self, Step};
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -41,9 +42,9 @@ fn hexagonal_7_page_is_self_contained_and_small() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/armies");
     let army = export::read_army(&dir.join("hexagonal-7-army.csv")).unwrap();
     let play = export::read_play(&dir.join("hexagonal-7-play.csv")).unwrap();
-    verify::replay(&Army::Hexagonal.lattice(), 7, &army, &play).unwrap();
+    verify::replay(&Army::hexagonal().lattice(), 7, &army, &play).unwrap();
     let page = solarmy::viewer::html(
-        Army::Hexagonal,
+        Army::hexagonal(),
         7,
         &army,
         &play,
@@ -466,7 +467,7 @@ fn browser_steps_through_every_move() {
     let dir = std::env::temp_dir().join(format!("solarmy-viewer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let driver = Driver::start();
-    for (army, level) in [(Army::Conway, 4), (Army::Hexagonal, 6)] {
+    for (army, level) in [(Army::conway(), 4), (Army::hexagonal(), 6)] {
         let shot = solve_and_step_through(&driver, &dir, army, level);
         println!(
             "{army} {level} (solved): every step checked; screenshot {}",
@@ -476,10 +477,10 @@ fn browser_steps_through_every_move() {
     // Every other lattice, from the stored results: skew (diagonal jumps on half the
     // cells), Pablito's triangle, the diagonal army, and the largest hexagonal army.
     for (army, level) in [
-        (Army::Skew, 6),
-        (Army::Pablito, 6),
-        (Army::Diagonal, 8),
-        (Army::Hexagonal, 7),
+        (Army::skew(), 6),
+        (Army::pablito(), 6),
+        (Army::diagonal(), 8),
+        (Army::hexagonal(), 7),
     ] {
         let shot = stored_step_through(&driver, &dir, army, level);
         println!(

@@ -17,8 +17,8 @@ use super::ip;
 use super::profiles;
 use super::resolve::{Resolved, resolve};
 use super::space::Space;
-use crate::geometry::Army;
 use crate::golden::Golden;
+use crate::problem::Army;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -83,7 +83,7 @@ pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
     let mut c = Checker {
         proof,
         opts,
-        army: Army::Conway,
+        army: Army::conway(),
         step: 0,
         context: format!("{} {}", proof.army, proof.level),
         summary: Summary {

@@ -7,8 +7,9 @@
 //! does every shortest path to it, so the search is exact for every e <= `radius` − |d|∞ − 1;
 //! [`Space::exact_to`] is that limit, and nothing beyond it is ever used.
 
-use crate::geometry::{Army, Cell, Lattice};
+use crate::geometry::{Cell, Lattice};
 use crate::golden::Golden;
+use crate::problem::Army;
 use std::collections::VecDeque;
 
 pub struct Space {
@@ -47,7 +48,7 @@ impl Space {
                 }
             }
         }
-        let blind = army.improved_has_blind_edge().then(|| lattice.reflect(d));
+        let blind = Some(lattice.reflect(d)).filter(|&b| b.0 * d.1 != b.1 * d.0);
         let mut space = Space {
             lattice,
             level,
@@ -59,7 +60,10 @@ impl Space {
             sharp_counts: None,
         };
         space.counts = space.count_where(|_| true);
-        if blind.is_some() {
+        if !space.sharp_is_pagoda() {
+            space.blind = None;
+        }
+        if space.blind.is_some() {
             space.sharp_counts = Some(space.count_where(|c| !space.is_blind(c)));
         }
         space
@@ -74,6 +78,25 @@ impl Space {
             }
         }
         counts
+    }
+
+    /// Whether the sharper function (the line along the mirror image of d weighing 0) is a
+    /// pagoda function on every jump of the exact window and {d, 2d} still weighs 1: the
+    /// checker's own derivation of which lattices have one (Pablito's far edge).
+    fn sharp_is_pagoda(&self) -> bool {
+        let (d, d2) = (self.d, (2 * self.d.0, 2 * self.d.1));
+        if self.blind.is_none() || self.sharp_weight(d) + self.sharp_weight(d2) != Golden::ONE {
+            return false;
+        }
+        let exact = |c: Cell| self.exponent(c).is_some() || !self.lattice.contains(c);
+        self.cells().all(|from| {
+            self.lattice.directions.iter().all(|&(dx, dy)| {
+                let over = (from.0 + dx, from.1 + dy);
+                let to = (from.0 + 2 * dx, from.1 + 2 * dy);
+                !(exact(from) && exact(over) && exact(to) && self.lattice.is_jump(from, over, to))
+                    || self.sharp_weight(from) + self.sharp_weight(over) >= self.sharp_weight(to)
+            })
+        })
     }
 
     /// On the line through the target that weighs 0 under the sharper function.

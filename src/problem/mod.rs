@@ -1,0 +1,391 @@
+//! Problems as data: a model file ([`file`]) becomes a validated [`Problem`] with its derived
+//! symmetries ([`symmetry`]), and an [`Army`] is a handle on a problem the search can take
+//! on. The five armies of the paper are model files bundled into the binary (`models/*.toml`);
+//! `--model FILE` loads any other. Uses only [`crate::geometry`] (lattices) below it.
+
+pub mod file;
+pub mod symmetry;
+
+use crate::geometry::{Embedding, Lattice, Region};
+use file::{Cells, Spec, Start};
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::{Mutex, OnceLock};
+use symmetry::Matrix;
+
+/// The model files built into the binary, in the paper's order (Table 8).
+const BUNDLED: [(&str, &str); 5] = [
+    ("conway", include_str!("../../models/conway.toml")),
+    ("skew", include_str!("../../models/skew.toml")),
+    ("pablito", include_str!("../../models/pablito.toml")),
+    ("hexagonal", include_str!("../../models/hexagonal.toml")),
+    ("diagonal", include_str!("../../models/diagonal.toml")),
+];
+
+/// A validated model and what is derived from it.
+#[derive(Debug)]
+pub struct Problem {
+    pub spec: Spec,
+    /// The model file's text, as read (written into proof files of non-bundled models).
+    pub source: String,
+    /// One of the models built into the binary.
+    pub bundled: bool,
+    /// Every symmetry, the identity first.
+    pub symmetries: Vec<Matrix>,
+}
+
+impl Problem {
+    /// Parses and validates a model file's text.
+    pub fn parse(text: &str) -> Result<Problem, String> {
+        let spec = file::parse(text)?;
+        let symmetries = symmetry::derive(&spec);
+        let bundled = BUNDLED
+            .iter()
+            .any(|&(_, t)| file::parse(t).is_ok_and(|s| s == spec));
+        Ok(Problem {
+            spec,
+            source: text.to_string(),
+            bundled,
+            symmetries,
+        })
+    }
+
+    /// Reads a model file; the error is one line starting with the file's name.
+    pub fn read(path: &Path) -> Result<Problem, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Problem::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Why the army search cannot take this problem on yet, if it cannot.
+    fn unsupported(&self) -> Option<String> {
+        let s = &self.spec;
+        if s.dimension != 2 {
+            return Some(format!(
+                "model '{}': dimension {} is read and checked, but the search handles only dimension 2 so far",
+                s.name, s.dimension
+            ));
+        }
+        match (&s.start, &s.cells) {
+            (Start::HalfSpace, Cells::List(_)) | (Start::Outside { .. }, _) | (Start::Board, _) => {
+                Some(format!(
+                    "model '{}': only armies on an infinite lattice with a half-space start are searched so far (deserts and boards are not yet)",
+                    s.name
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The lattice of a problem the search supports.
+    fn lattice(&self) -> Lattice {
+        let region = match self.spec.cells {
+            Cells::Even => Region::EvenParity,
+            Cells::Triangle => Region::Triangle,
+            _ => Region::All,
+        };
+        let embedding = match self.spec.embedding.as_str() {
+            "hexagonal" => Embedding::Hexagonal,
+            "triangle" => Embedding::Triangle,
+            _ => Embedding::Square,
+        };
+        // A half-space's symmetries fix the last coordinate: (x, y) ↦ (p·x + q·y, y), and
+        // there are at most two of them (p = −1 is an involution; p = 1 would be a shear).
+        let mirror = self
+            .symmetries
+            .get(1)
+            .map_or((1, 0), |m| (m[0][0], m[0][1]));
+        let directions: Vec<_> = self.spec.directions.iter().map(|d| (d[0], d[1])).collect();
+        Lattice::new(region, &directions, mirror, embedding)
+    }
+}
+
+/// A problem the army search takes on: cheap to copy, compared by identity (problems are
+/// interned: the same model loaded twice is one army).
+#[derive(Clone, Copy)]
+pub struct Army(&'static Loaded);
+
+#[derive(Debug)]
+pub struct Loaded {
+    pub problem: Problem,
+    lattice: Lattice,
+}
+
+fn registry() -> &'static Mutex<Vec<&'static Loaded>> {
+    static REGISTRY: OnceLock<Mutex<Vec<&'static Loaded>>> = OnceLock::new();
+    REGISTRY.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+impl Army {
+    /// The army of a problem, or why the search cannot take it on.
+    pub fn new(problem: Problem) -> Result<Army, String> {
+        if let Some(why) = problem.unsupported() {
+            return Err(why);
+        }
+        let mut loaded = registry().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&l) = loaded.iter().find(|l| l.problem.spec == problem.spec) {
+            return Ok(Army(l));
+        }
+        let lattice = problem.lattice();
+        // Leaked on purpose: a process loads a handful of models and keeps them to the end.
+        let l: &'static Loaded = Box::leak(Box::new(Loaded { problem, lattice }));
+        loaded.push(l);
+        Ok(Army(l))
+    }
+
+    /// An army from a model file.
+    pub fn read(path: &Path) -> Result<Army, String> {
+        Army::new(Problem::read(path)?).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// An army from a model file's text (as a proof file carries it).
+    pub fn parse(text: &str) -> Result<Army, String> {
+        Army::new(Problem::parse(text)?)
+    }
+
+    fn bundled(name: &str) -> Army {
+        let (_, text) = BUNDLED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("a bundled name");
+        Army::parse(text).expect("the bundled models are valid (tested)")
+    }
+
+    pub fn conway() -> Army {
+        Army::bundled("conway")
+    }
+    pub fn skew() -> Army {
+        Army::bundled("skew")
+    }
+    pub fn pablito() -> Army {
+        Army::bundled("pablito")
+    }
+    pub fn hexagonal() -> Army {
+        Army::bundled("hexagonal")
+    }
+    pub fn diagonal() -> Army {
+        Army::bundled("diagonal")
+    }
+
+    /// The five armies of the paper, in its order.
+    pub fn all() -> [Army; 5] {
+        BUNDLED.map(|(n, _)| Army::bundled(n))
+    }
+
+    pub fn name(self) -> &'static str {
+        &self.0.problem.spec.name
+    }
+
+    pub fn problem(self) -> &'static Problem {
+        &self.0.problem
+    }
+
+    /// The lattice this army plays on.
+    pub fn lattice(self) -> Lattice {
+        self.0.lattice.clone()
+    }
+}
+
+impl PartialEq for Army {
+    fn eq(&self, other: &Army) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for Army {}
+
+impl std::hash::Hash for Army {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.name().hash(h)
+    }
+}
+
+impl PartialOrd for Army {
+    fn partial_cmp(&self, other: &Army) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Army {
+    fn cmp(&self, other: &Army) -> std::cmp::Ordering {
+        let key = |a: &Army| (a.name(), a.0 as *const Loaded as usize);
+        key(self).cmp(&key(other))
+    }
+}
+
+impl fmt::Debug for Army {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for Army {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Army {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl FromStr for Army {
+    type Err = String;
+    /// One of the bundled armies, by name.
+    fn from_str(s: &str) -> Result<Army, String> {
+        BUNDLED
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(s))
+            .map(|(n, _)| Army::bundled(n))
+            .ok_or_else(|| {
+                format!(
+                    "unknown army '{s}': expected one of conway, skew, diagonal, hexagonal, pablito (or --model FILE)"
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_five_armies_have_two_symmetries_each() {
+        for army in Army::all() {
+            let p = army.problem();
+            assert!(p.bundled, "{army}");
+            assert_eq!(p.symmetries.len(), 2, "{army}: {:?}", p.symmetries);
+        }
+    }
+
+    #[test]
+    fn derived_mirrors_are_the_papers() {
+        let m = |a: Army| a.lattice().mirror;
+        assert_eq!(m(Army::conway()), (-1, 0));
+        assert_eq!(m(Army::skew()), (-1, 0));
+        assert_eq!(m(Army::diagonal()), (-1, 0));
+        assert_eq!(m(Army::hexagonal()), (-1, -1));
+        assert_eq!(m(Army::pablito()), (-1, 1));
+    }
+
+    #[test]
+    fn the_same_model_loaded_twice_is_one_army() {
+        let text = BUNDLED[0].1.replace("# Conway", "# a copy of Conway");
+        assert_eq!(Army::parse(&text).unwrap(), Army::conway());
+        assert_eq!("Hexagonal".parse::<Army>().unwrap(), Army::hexagonal());
+    }
+
+    fn model(dimension: &str, directions: &str, cells: &str, start: &str, extra: &str) -> String {
+        format!(
+            "name = \"t\"\ndimension = {dimension}\ndirections = {directions}\ncells = {cells}\nstart = {start}\n{extra}"
+        )
+    }
+
+    const ORTHO: &str = "[[1, 0], [-1, 0], [0, 1], [0, -1]]";
+    const HALF: &str = "{ kind = \"half-space\" }";
+
+    #[test]
+    fn a_desert_and_a_3d_half_space_have_eight_symmetries() {
+        let square = model(
+            "2",
+            ORTHO,
+            "\"all\"",
+            "{ kind = \"outside\", metric = \"chebyshev\" }",
+            "",
+        );
+        let rhombus = model(
+            "2",
+            ORTHO,
+            "\"all\"",
+            "{ kind = \"outside\", metric = \"manhattan\" }",
+            "",
+        );
+        let dirs3 = "[[1,0,0],[-1,0,0],[0,1,0],[0,-1,0],[0,0,1],[0,0,-1]]";
+        let cube = model("3", dirs3, "\"all\"", HALF, "");
+        for text in [square, rhombus, cube] {
+            assert_eq!(Problem::parse(&text).unwrap().symmetries.len(), 8, "{text}");
+        }
+    }
+
+    /// One bad file per field: the error names the field.
+    #[test]
+    fn a_bad_model_names_its_field() {
+        let cases = [
+            ("this is not toml", "line 1"),
+            (
+                &model("4", ORTHO, "\"all\"", HALF, "") as &str,
+                "`dimension`",
+            ),
+            (
+                &model("2", "[[1, 0], [-1, 0]]", "\"all\"", HALF, ""),
+                "`directions`",
+            ),
+            (
+                &model(
+                    "2",
+                    "[[2, 0], [0, 1], [0, -1], [-2, 0]]",
+                    "\"all\"",
+                    HALF,
+                    "",
+                ),
+                "do not span",
+            ),
+            (
+                &model("2", "[[1, 0, 0], [0, 1]]", "\"all\"", HALF, ""),
+                "`directions`",
+            ),
+            (&model("2", ORTHO, "\"hexagon\"", HALF, ""), "`cells`"),
+            (
+                &model("2", ORTHO, "[[0, 0], [1, 0], [0, -1]]", HALF, ""),
+                "region is empty",
+            ),
+            (
+                &model("2", ORTHO, "\"all\"", "{ kind = \"moon\" }", ""),
+                "`start`",
+            ),
+            (
+                &model(
+                    "2",
+                    ORTHO,
+                    "[[0, 0], [0, 1], [0, 2]]",
+                    HALF,
+                    "target = [5, 5]",
+                ),
+                "`target`",
+            ),
+            (
+                &model(
+                    "2",
+                    "[[1, 1], [-1, -1], [1, -1], [-1, 1]]",
+                    "\"even\"",
+                    HALF,
+                    "target = [1, 0]",
+                ),
+                "`target`",
+            ),
+            (
+                &model("2", ORTHO, "\"all\"", HALF, "embedding = \"cubic\""),
+                "`embedding`",
+            ),
+            (&model("2", ORTHO, "\"all\"", HALF, "colour = 3"), "colour"),
+        ];
+        for (text, field) in cases {
+            let e = Problem::parse(text).expect_err(text);
+            assert!(e.contains(field), "{text}\n=> {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn deserts_boards_and_3d_are_read_but_not_yet_searched() {
+        let desert = model(
+            "2",
+            ORTHO,
+            "\"all\"",
+            "{ kind = \"outside\", metric = \"chebyshev\" }",
+            "",
+        );
+        let e = Army::parse(&desert).unwrap_err();
+        assert!(e.contains("not yet"), "{e}");
+    }
+}
