@@ -103,9 +103,8 @@ impl Display {
 #[derive(Args, Debug)]
 #[command(after_help = SOLVE_HELP)]
 pub struct SolveArgs {
-    /// conway, skew, diagonal, hexagonal or pablito
-    #[arg(long)]
-    pub army: String,
+    #[command(flatten)]
+    pub problem: ProblemArg,
     /// Men start in rows y >= level (1 to 2147483647); the target is (0,0)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
@@ -192,9 +191,8 @@ pub fn check(a: &CheckArgs) -> Result<u8, String> {
 #[derive(Args, Debug)]
 #[command(after_help = VERIFY_HELP)]
 pub struct VerifyArgs {
-    /// conway, skew, diagonal, hexagonal or pablito
-    #[arg(long)]
-    pub army: String,
+    #[command(flatten)]
+    pub problem: ProblemArg,
     /// Men must start in rows y >= level (1 to 2147483647)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
@@ -207,9 +205,8 @@ pub struct VerifyArgs {
 #[derive(Args, Debug)]
 #[command(after_help = CASES_HELP)]
 pub struct CasesArgs {
-    /// conway, skew, diagonal, hexagonal or pablito
-    #[arg(long)]
-    pub army: String,
+    #[command(flatten)]
+    pub problem: ProblemArg,
     /// Men start in rows y >= level (1 to 2147483647)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
@@ -242,8 +239,11 @@ pub struct CasesArgs {
 #[command(after_help = BOUNDS_HELP)]
 pub struct BoundsArgs {
     /// One army (default: all five)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "model")]
     pub army: Option<String>,
+    /// A model file instead of the bundled armies (TOML, schema in models/README.md)
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
     /// One JSON object on stdout: {"armies": [...]}
     #[arg(long)]
     pub json: bool,
@@ -360,6 +360,28 @@ pub fn parse_army(s: &str) -> Result<Army, Error> {
     s.parse().map_err(Error::usage)
 }
 
+/// The problem a command works on: a bundled army by name, or any model file.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct ProblemArg {
+    /// conway, skew, diagonal, hexagonal or pablito (the model files built in)
+    #[arg(long)]
+    pub army: Option<String>,
+    /// A model file (TOML, schema in models/README.md), e.g. models/hexagonal.toml
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+}
+
+impl ProblemArg {
+    pub fn army(&self) -> Result<Army, Error> {
+        match (&self.army, &self.model) {
+            (Some(name), _) => parse_army(name),
+            (None, Some(path)) => Army::read(path).map_err(Error::usage),
+            (None, None) => Err(Error::usage("give --army NAME or --model FILE")),
+        }
+    }
+}
+
 /// A level: a whole number from 1 to i32::MAX. Every level above the army's highest
 /// reachable one is answered `impossible`, with the exact weight of its start rows.
 pub fn parse_level(s: &str) -> Result<i32, Error> {
@@ -402,7 +424,7 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
 }
 
 pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
-    let army = parse_army(&a.army)?;
+    let army = a.problem.army()?;
     let level = parse_level(&a.level)?;
     check_cbc(a.cbc)?;
     if let Some(dir) = &a.out {
@@ -620,7 +642,7 @@ fn print_summary(out: &Outcome) -> Result<(), Error> {
 }
 
 pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
-    let army = parse_army(&a.army)?;
+    let army = a.problem.army()?;
     let level = parse_level(&a.level)?;
     let dash = Path::new("-");
     if a.army_csv == dash && a.play_csv == dash {
@@ -639,9 +661,10 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
 }
 
 pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
-    let armies = match &a.army {
-        Some(s) => vec![parse_army(s)?],
-        None => Army::all().to_vec(),
+    let armies = match (&a.army, &a.model) {
+        (Some(s), _) => vec![parse_army(s)?],
+        (None, Some(path)) => vec![Army::read(path).map_err(Error::usage)?],
+        (None, None) => Army::all().to_vec(),
     };
     let computed = match &a.results {
         None => Vec::new(),
@@ -767,7 +790,7 @@ fn screen(army: Army, level: i32, size: u64, max_cases: usize) -> Result<Screene
 }
 
 pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
-    let army = parse_army(&a.army)?;
+    let army = a.problem.army()?;
     let level = parse_level(&a.level)?;
     let head = json!({"army": army.name(), "level": level, "men": a.size});
     let object = |extra: serde_json::Value| {
@@ -914,17 +937,24 @@ pub fn usage_error(e: clap::Error) -> Error {
         },
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             Error::usage(
-                "a command is needed: solve, verify, cases, bounds, completions or manpage (solarmy --help)",
+                "a command is needed: solve, verify, cases, bounds, check, count, moves, completions or manpage (solarmy --help)",
             )
         }
         _ => {
+            // clap's first line, with the list it announces (the missing arguments) joined on.
             let text = e.render().to_string();
-            let line = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut line = lines
+                .next()
                 .unwrap_or("bad command line")
                 .trim_start_matches("error: ")
                 .to_string();
+            while line.ends_with(':') {
+                match lines.next().filter(|l| !l.starts_with("Usage")) {
+                    Some(next) => line = format!("{line} {next}"),
+                    None => break,
+                }
+            }
             Error::usage(format!("{line} (see --help)"))
         }
     }

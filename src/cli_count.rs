@@ -1,7 +1,7 @@
 //! `solarmy count`: every minimum army of an entry ([`crate::count`]), printed, as JSON, and
 //! with `--out` as CSV files and one contact sheet (every army, small, in a grid).
 
-use crate::cli::{Error, parse_army, parse_level};
+use crate::cli::{Error, ProblemArg, parse_level};
 use crate::count::{self, CountOutcome};
 use crate::export;
 use crate::pagoda::Pagoda;
@@ -21,9 +21,8 @@ undecided army, or no proven minimum: the count is then a lower bound, \"at leas
 #[derive(Args, Debug)]
 #[command(after_help = COUNT_HELP)]
 pub struct CountArgs {
-    /// conway, skew, diagonal, hexagonal or pablito
-    #[arg(long)]
-    pub army: String,
+    #[command(flatten)]
+    pub problem: ProblemArg,
     /// Men start in rows y >= level; the target is (0,0)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
@@ -39,7 +38,7 @@ pub struct CountArgs {
 }
 
 pub fn run(a: &CountArgs) -> Result<u8, Error> {
-    let army = parse_army(&a.army)?;
+    let army = a.problem.army()?;
     let level = parse_level(&a.level)?;
     // --time-limit is checked by its parser (cli::parse_seconds).
     let out = count::count(army, level, a.time_limit)?;

@@ -2,7 +2,7 @@
 //! proof that none is shorter (see [`crate::moves`]). Kept apart from [`crate::cli`] so the two
 //! can change independently.
 
-use crate::cli::{parse_army, parse_level};
+use crate::cli::{ProblemArg, parse_level};
 use crate::export;
 use crate::moves::{self, Answer, Options, Problem, Status};
 use crate::verify::{self, Step};
@@ -25,9 +25,8 @@ play known are reported, said as such).";
 #[derive(Args, Debug)]
 #[command(after_help = MOVES_HELP)]
 pub struct MovesArgs {
-    /// conway, skew, diagonal, hexagonal or pablito
-    #[arg(long)]
-    pub army: String,
+    #[command(flatten)]
+    pub problem: ProblemArg,
     /// Men start in rows y >= level; the target is (0,0)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
@@ -67,7 +66,7 @@ fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
 }
 
 pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
-    let army = parse_army(&a.army)?;
+    let army = a.problem.army()?;
     let level = parse_level(&a.level)?;
     // --time-limit is checked by its parser (cli::parse_seconds).
     if a.tt_entries == 0 {

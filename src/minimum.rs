@@ -201,6 +201,7 @@ impl Outcome {
             format: FORMAT.into(),
             program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
             army: self.army.to_string(),
+            model: (!self.army.problem().bundled).then(|| self.army.problem().source.clone()),
             level: self.level,
             claim,
             play,

@@ -121,9 +121,17 @@ impl Checker<'_> {
         self.expect(p.format == FORMAT, || {
             format!("format '{}', expected '{FORMAT}'", p.format)
         })?;
-        let army = p.army.parse::<Army>();
-        self.expect(army.is_ok() && p.level >= 1, || {
-            format!("no such problem: army '{}', level {}", p.army, p.level)
+        let army = match &p.model {
+            Some(text) => Army::parse(text).and_then(|a| {
+                (a.name() == p.army)
+                    .then_some(a)
+                    .ok_or_else(|| format!("the model is named '{}', not '{}'", a.name(), p.army))
+            }),
+            None => p.army.parse::<Army>(),
+        };
+        self.expect(army.is_ok() && p.level >= 1, || match &army {
+            Err(e) => format!("no such problem: {e}"),
+            Ok(_) => format!("no such level: {}", p.level),
         })?;
         self.army = army.unwrap();
         match p.claim {

@@ -26,6 +26,10 @@ pub struct Proof {
     /// The program that wrote it, e.g. "solarmy 0.1.0".
     pub program: String,
     pub army: String,
+    /// The model file's text when the problem is not one of the bundled models (the
+    /// checker reads the problem from it; a bundled one is known by `army`, its name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     pub level: i32,
     pub claim: Claim,
     /// A play of `claim` men reaching the target (for a minimum).

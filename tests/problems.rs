@@ -1,0 +1,98 @@
+//! Problems as data: `--model FILE` gives the same answers as `--army NAME`, a model that is
+//! not built in travels inside its proof file, and a bad model file gets one line naming
+//! its field.
+
+mod common;
+use common::{scratch, solarmy};
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = solarmy(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_bundled_model_file_is_the_army_of_its_name() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (army, level, min) in [("conway", 4, 20), ("hexagonal", 5, 17), ("pablito", 5, 19)] {
+        let file = format!("{root}/models/{army}.toml");
+        let level = level.to_string();
+        let by_model = json(&["solve", "--model", &file, "--level", &level, "--json", "-q"]);
+        let by_name = json(&["solve", "--army", army, "--level", &level, "--json", "-q"]);
+        assert_eq!(by_model["min_size"], min, "{army}");
+        for field in ["status", "min_size", "lower_bound", "board_proven", "army"] {
+            assert_eq!(by_model[field], by_name[field], "{army} {field}");
+        }
+    }
+    let bounds = json(&[
+        "bounds",
+        "--model",
+        &format!("{root}/models/pablito.toml"),
+        "--json",
+    ]);
+    assert_eq!(bounds["armies"][0]["max_level"], 6);
+}
+
+#[test]
+fn a_new_model_is_solved_and_its_proof_checks_on_its_own() {
+    let dir = scratch("new-model");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/models/conway.toml")).unwrap();
+    let model = dir.join("square.toml");
+    std::fs::write(
+        &model,
+        text.replace("name = \"conway\"", "name = \"square\""),
+    )
+    .unwrap();
+    let proof = dir.join("square-4.json");
+    let m = model.to_str().unwrap();
+    let p = proof.to_str().unwrap();
+    let v = json(&[
+        "solve", "--model", m, "--level", "4", "--proof", p, "--json", "-q",
+    ]);
+    assert_eq!(
+        (v["army"].as_str(), v["min_size"].as_u64()),
+        (Some("square"), Some(20))
+    );
+    std::fs::remove_file(&model).unwrap(); // the proof alone must do
+    let (code, out, err) = solarmy(&["check", p]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("square 4: minimum 20 proven"), "{out}");
+    let tampered = std::fs::read_to_string(&proof)
+        .unwrap()
+        .replace("[0, 1], [0, -1]]", "[0, 1], [0, -1], [1, 1], [-1, -1]]");
+    std::fs::write(&proof, tampered).unwrap();
+    let (code, _, err) = solarmy(&["check", p]);
+    assert_eq!(code, 1, "a model with other jumps must not pass: {err}");
+}
+
+#[test]
+fn a_bad_model_file_gets_one_line_naming_the_field() {
+    let dir = scratch("bad-model");
+    let cases = [
+        ("dimension = 4", "`dimension`"),
+        (
+            "directions = [[2, 0], [-2, 0], [0, 1], [0, -1]]",
+            "do not span",
+        ),
+        ("cells = [[0, 0], [1, 0]]", "empty"),
+        ("target = [3]", "`target`"),
+        ("not toml at all", "line"),
+    ];
+    for (i, (line, field)) in cases.iter().enumerate() {
+        let key = line.split(' ').next().unwrap();
+        let base = "name = \"t\"\ndimension = 2\ndirections = [[1, 0], [-1, 0], [0, 1], [0, -1]]\ncells = \"all\"\nstart = { kind = \"half-space\" }\n";
+        let text: String = base
+            .lines()
+            .filter(|l| !l.starts_with(key))
+            .chain([*line])
+            .collect::<Vec<_>>()
+            .join("\n");
+        let path = dir.join(format!("bad{i}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let (code, _, err) = solarmy(&["solve", "--model", path.to_str().unwrap(), "--level", "2"]);
+        assert_eq!(code, 2, "{line}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(field), "{line}: {err}");
+    }
+}
