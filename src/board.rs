@@ -188,7 +188,7 @@ pub struct Board {
     pub cells: Vec<Cell>,
     pub index: HashMap<Cell, usize>,
     pub exponent: Vec<Option<i32>>,
-    /// Whether a man may start on the cell (row y >= level).
+    /// Whether a man may start on the cell (its start region at `level`).
     pub start: Vec<bool>,
     pub jumps: Vec<Jump>,
     pub loss: Vec<Golden>,
@@ -217,7 +217,10 @@ impl Board {
         }
         let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let exponent = cells.iter().map(|&c| pagoda.exponent(c)).collect();
-        let start = cells.iter().map(|&(_, y)| y >= level).collect();
+        let start = cells
+            .iter()
+            .map(|&c| pagoda.lattice.in_start(c, level))
+            .collect();
         let mut jumps = Vec::new();
         let mut loss = Vec::new();
         for &from in &cells {

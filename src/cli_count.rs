@@ -69,18 +69,31 @@ pub fn to_json(out: &CountOutcome) -> serde_json::Value {
     })
 }
 
+/// "the mirror" for the five armies (their one symmetry besides the identity), else the count.
+fn up_to(out: &CountOutcome) -> String {
+    match out.army.lattice().symmetries.len() {
+        2 => "the mirror".into(),
+        n => format!("its {n} symmetries"),
+    }
+}
+
 fn summary(out: &CountOutcome) -> String {
     let men = out.min_size.map_or("-".into(), |k| k.to_string());
     let at_least = if out.complete { "" } else { "at least " };
     let mut s = format!(
-        "army {}  level {}  minimum {men}\n{at_least}{} armies up to the mirror, {at_least}{} in all\n",
-        out.army, out.level, out.up_to_symmetry, out.total
+        "army {}  level {}  minimum {men}\n{at_least}{} armies up to {}, {at_least}{} in all\n",
+        out.army,
+        out.level,
+        out.up_to_symmetry,
+        up_to(out),
+        out.total
     );
     for (i, a) in out.armies.iter().enumerate() {
-        let kind = match (a.playable, a.symmetric) {
-            (false, _) => "undecided",
-            (true, true) => "its own mirror image",
-            (true, false) => "with its mirror image",
+        let kind = match (a.playable, a.symmetric, a.images) {
+            (false, _, _) => "undecided".to_string(),
+            (true, true, _) => "its own image under every symmetry".to_string(),
+            (true, false, 2) => "with its mirror image".to_string(),
+            (true, false, n) => format!("one of {n} images"),
         };
         s += &format!("  army {}: {} men, {kind}\n", i + 1, a.cells.len());
     }
@@ -150,20 +163,22 @@ pub fn contact_sheet(out: &CountOutcome) -> String {
     let columns = (pictures.len() as f64).sqrt().ceil().max(1.0) as usize;
     let rows = pictures.len().div_ceil(columns).max(1);
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\">\n<title>{} army, level {}: {} minimum armies up to the mirror</title>\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\">\n<title>{} army, level {}: {} minimum armies up to {}</title>\n",
         columns as f64 * w,
         rows as f64 * h + 24.0,
         out.army,
         out.level,
-        out.up_to_symmetry
+        out.up_to_symmetry,
+        up_to(out)
     );
     s += &format!(
-        "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\">{} army, level {}: {} men; {}{} armies up to the mirror, {} in all</text>\n",
+        "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\">{} army, level {}: {} men; {}{} armies up to {}, {} in all</text>\n",
         out.army,
         out.level,
         out.min_size.unwrap_or(0),
         if out.complete { "" } else { "at least " },
         out.up_to_symmetry,
+        up_to(out),
         out.total
     );
     for (i, p) in pictures.iter().enumerate() {

@@ -1,10 +1,11 @@
 //! Counting every minimum army of an entry: the paper's closing question.
 //!
 //! Once K is proven minimal ([`crate::minimum`]), every army of K men has a pruned play
-//! ending with a last jump over some d, or over its mirror image; the round-K program of each
-//! d of [`crate::geometry::Lattice::last_jump_directions`] (on its proven board) admits the
-//! army or its mirror image. So, per d, the program is solved again and again, each time with
-//! a no-good cut on every start set found so far *and its mirror image*, until it is
+//! ending with a last jump over some d, or over an image of d under a symmetry; the round-K
+//! program of each d of [`crate::geometry::Lattice::last_jump_directions`] (on its proven
+//! board) admits the army or one of its images. So, per d, the program is solved again and
+//! again, each time with a no-good cut on every start set found so far *and all its
+//! images*, until it is
 //! infeasible. The cuts exclude only armies already counted, so an infeasible program
 //! means no army is missing for that d.
 //!
@@ -13,11 +14,12 @@
 //! the army is *undecided* (another jump multiset of the same men might play; enumerating
 //! them is not built), and the count is reported incomplete: "at least N".
 //!
-//! Two armies are the same when the problem's mirror maps one start set onto the other;
-//! the count is given both up to that symmetry and in total.
+//! Two armies are the same when a symmetry of the problem (derived from its model file:
+//! the mirror for the five armies, eight maps for a square desert) maps one start set onto
+//! the other; the count is given both up to symmetry and in total.
 
 use crate::error::Error;
-use crate::geometry::Cell;
+use crate::geometry::{Cell, Lattice, Symmetry, apply};
 use crate::minimum::{self, Request, Status};
 use crate::model::Model;
 use crate::problem::Army;
@@ -29,13 +31,16 @@ use std::time::Instant;
 /// Node budget of the backtracker for one army.
 const ORDER_BUDGET: u64 = 20_000_000;
 
-/// One minimum army, up to the mirror.
+/// One minimum army, up to the problem's symmetries.
 #[derive(Clone, Debug, Serialize)]
 pub struct Counted {
-    /// The canonical start set (the smaller of the army and its mirror image, sorted).
+    /// The canonical start set (the smallest of its images under the symmetries, sorted).
     pub cells: Vec<Cell>,
-    /// Whether the mirror maps the army onto itself.
+    /// Whether every symmetry maps the army onto itself (for the five armies: whether it
+    /// is its own mirror image).
     pub symmetric: bool,
+    /// How many distinct armies its images are.
+    pub images: usize,
     /// A verified play, when the army is playable.
     #[serde(skip)]
     pub play: Vec<Step>,
@@ -127,26 +132,23 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
             }
             let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
             let play = playable(&board, &sol, d, army, level);
-            let canonical = canonical(&lattice, &cells);
-            let image = canonical_only(&mirror(&lattice, &cells));
-            let symmetric = canonical_only(&cells) == image;
-            // The play of the canonical army: mirrored when the canonical form is the image.
-            let flip = canonical != canonical_only(&cells);
+            let (sym, canonical) = canonical(&lattice, &cells);
+            let images = images(&lattice, &cells);
+            // The play of the canonical army: the found play under the symmetry taking the
+            // army to its canonical image.
             let play = play.map(|p| {
                 p.into_iter()
-                    .map(|s| match flip {
-                        false => s,
-                        true => Step {
-                            from: lattice.reflect(s.from),
-                            over: lattice.reflect(s.over),
-                            to: lattice.reflect(s.to),
-                        },
+                    .map(|s| Step {
+                        from: apply(&sym, s.from),
+                        over: apply(&sym, s.over),
+                        to: apply(&sym, s.to),
                     })
                     .collect::<Vec<Step>>()
             });
             out.undecided += play.is_none() as usize;
             out.armies.push(Counted {
-                symmetric,
+                symmetric: images.len() == 1,
+                images: images.len(),
                 playable: play.is_some(),
                 play: play.unwrap_or_default(),
                 cells: canonical.clone(),
@@ -158,7 +160,7 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
     out.armies.dedup_by(|a, b| a.cells == b.cells);
     let playable = out.armies.iter().filter(|a| a.playable);
     out.up_to_symmetry = playable.clone().count();
-    out.total = playable.map(|a| if a.symmetric { 1 } else { 2 }).sum();
+    out.total = playable.map(|a| a.images).sum();
     if out.undecided > 0 {
         out.reason = Some(format!("{} start sets could not be decided", out.undecided));
     }
@@ -167,30 +169,47 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
     Ok(out)
 }
 
-/// The mirror image of a start set.
-fn mirror(lattice: &crate::geometry::Lattice, cells: &[Cell]) -> Vec<Cell> {
-    cells.iter().map(|&c| lattice.reflect(c)).collect()
-}
-
 fn canonical_only(cells: &[Cell]) -> Vec<Cell> {
     let mut v = cells.to_vec();
     v.sort();
     v
 }
 
-/// The smaller of a start set and its mirror image, each sorted.
-fn canonical(lattice: &crate::geometry::Lattice, cells: &[Cell]) -> Vec<Cell> {
-    canonical_only(cells).min(canonical_only(&mirror(lattice, cells)))
+/// The distinct images of a start set under the symmetries, each sorted.
+fn images(lattice: &Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
+    let mut out: Vec<Vec<Cell>> = lattice
+        .symmetries
+        .iter()
+        .map(|s| canonical_only(&cells.iter().map(|&c| apply(s, c)).collect::<Vec<_>>()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
-/// No-good cuts on a start set and its mirror image, wherever they lie on the board.
+/// The smallest image of a start set, sorted, with the symmetry that gives it.
+fn canonical(lattice: &Lattice, cells: &[Cell]) -> (Symmetry, Vec<Cell>) {
+    lattice
+        .symmetries
+        .iter()
+        .map(|s| {
+            (
+                *s,
+                canonical_only(&cells.iter().map(|&c| apply(s, c)).collect::<Vec<_>>()),
+            )
+        })
+        .min_by(|a, b| a.1.cmp(&b.1))
+        .unwrap_or(([[1, 0], [0, 1]], canonical_only(cells)))
+}
+
+/// No-good cuts on a start set and all its images, wherever they lie on the board.
 fn add_cuts(
     board: &crate::board::Board,
     spec: &mut crate::model::Spec,
-    lattice: &crate::geometry::Lattice,
+    lattice: &Lattice,
     cells: &[Cell],
 ) {
-    for image in [cells.to_vec(), mirror(lattice, cells)] {
+    for image in images(lattice, cells) {
         let set: Option<Vec<usize>> = image.iter().map(|c| board.index.get(c).copied()).collect();
         if let Some(set) = set.filter(|s| s.iter().all(|&m| board.start[m])) {
             if !spec.excluded.contains(&set) {

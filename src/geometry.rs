@@ -52,12 +52,45 @@ impl Embedding {
     }
 }
 
-/// A lattice: its cells, its jump directions, and a mirror symmetry fixing the target's column.
+/// Where men may stand at level n.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartRegion {
+    /// Rows y >= n (the paper's armies).
+    HalfSpace,
+    /// max(|x|, |y|) >= n: outside a square desert of side 2n − 1.
+    OutsideSquare,
+    /// |x| + |y| >= n: outside a rhombus desert.
+    OutsideRhombus,
+}
+
+impl StartRegion {
+    pub fn contains(self, (x, y): Cell, level: i32) -> bool {
+        match self {
+            StartRegion::HalfSpace => y >= level,
+            StartRegion::OutsideSquare => x.abs().max(y.abs()) >= level,
+            StartRegion::OutsideRhombus => x.abs() + y.abs() >= level,
+        }
+    }
+}
+
+/// A linear map of the plane, row by row: (x, y) ↦ (a·x + b·y, c·x + d·y).
+pub type Symmetry = [[i32; 2]; 2];
+
+pub fn apply(s: &Symmetry, (x, y): Cell) -> Cell {
+    (s[0][0] * x + s[0][1] * y, s[1][0] * x + s[1][1] * y)
+}
+
+/// A lattice: its cells, its jump directions, where men start, and its symmetries (derived
+/// from the model file), among them a mirror fixing the target's column.
 #[derive(Clone, Debug)]
 pub struct Lattice {
     pub region: Region,
     pub directions: Vec<Cell>,
-    /// The mirror (x, y) -> (p·x + q·y, y), stored as (p, q).
+    pub start: StartRegion,
+    /// Every symmetry of the problem, the identity first.
+    pub symmetries: Vec<Symmetry>,
+    /// The mirror (x, y) -> (p·x + q·y, y), stored as (p, q): the symmetry that keeps every
+    /// row, or the identity (1, 0) when there is none.
     pub mirror: (i32, i32),
     pub embedding: Embedding,
 }
@@ -66,15 +99,27 @@ impl Lattice {
     pub fn new(
         region: Region,
         directions: &[Cell],
-        mirror: (i32, i32),
+        start: StartRegion,
+        symmetries: Vec<Symmetry>,
         embedding: Embedding,
     ) -> Lattice {
+        let mirror = symmetries
+            .iter()
+            .find(|s| s[1] == [0, 1] && s[0] != [1, 0])
+            .map_or((1, 0), |s| (s[0][0], s[0][1]));
         Lattice {
             region,
             directions: directions.to_vec(),
+            start,
+            symmetries,
             mirror,
             embedding,
         }
+    }
+
+    /// Whether a man may start on the cell at `level`.
+    pub fn in_start(&self, c: Cell, level: i32) -> bool {
+        self.start.contains(c, level) && self.contains(c)
     }
 
     pub fn contains(&self, c: Cell) -> bool {
@@ -94,15 +139,14 @@ impl Lattice {
     }
 
     /// The directions d along which a last jump (2d over d into the target) exists, one of
-    /// each mirror pair: every play ends with one of these or with its mirror image.
+    /// each class under the symmetries: every play ends with one of these or with an image.
     pub fn last_jump_directions(&self) -> Vec<Cell> {
         let mut out: Vec<Cell> = Vec::new();
         for &d in &self.directions {
             if !self.contains(d) || !self.contains((2 * d.0, 2 * d.1)) {
                 continue;
             }
-            let m = self.reflect(d);
-            if !out.contains(&d) && !out.contains(&m) {
+            if !self.symmetries.iter().any(|s| out.contains(&apply(s, d))) {
                 out.push(d);
             }
         }

@@ -185,8 +185,10 @@ impl Outcome {
         let claim = match (self.status, self.min_size) {
             (Status::Impossible, _) if self.reason.is_some() && self.pagoda_bound.is_none() => {
                 let p = Pagoda::standard(&self.army.lattice());
+                let at = self.level.min(crate::pagoda::window_level(p.lattice.start));
                 Claim::Impossible {
-                    weight: p.start_profile(self.level).total(),
+                    weight: p.start_profile(at).total(),
+                    counted_at: (at < self.level).then_some(at),
                 }
             }
             (_, Some(men)) if self.verified => Claim::Minimum { men },

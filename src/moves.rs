@@ -115,7 +115,7 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// An army at a level: checks that every man stands on a lattice cell in a row >= level
+    /// An army at a level: checks that every man stands on a lattice cell of the start region
     /// and that no two coincide; the error is one line naming the first bad man.
     pub fn army(army: Army, level: i32, men: &[Cell]) -> Result<Problem, String> {
         let lattice = army.lattice();

@@ -11,7 +11,7 @@
 //! The pagoda condition σ^a + σ^b >= σ^c is checked exactly for every jump in the window
 //! ([`Pagoda::check`]), together with the jump types of the paper's Table 4 that occur.
 
-use crate::geometry::{Cell, Lattice};
+use crate::geometry::{Cell, Lattice, StartRegion};
 use crate::golden::Golden;
 use crate::problem::Army;
 use std::collections::{BTreeSet, VecDeque};
@@ -107,19 +107,22 @@ impl Pagoda {
         self.weight(from) + self.weight(over) - self.weight(to)
     }
 
-    /// Start cells (rows y >= level) counted by exponent, exactly, with the linear tail.
+    /// Start cells (the start region at `level`) counted by exponent, exactly, with the
+    /// linear tail.
     /// Levels above [`WINDOW_LEVEL`] are beyond the window (see [`StartWeight`] for them).
     pub fn start_profile(&self, level: i32) -> Profile {
+        let window = window_level(self.lattice.start);
         assert!(
-            level <= WINDOW_LEVEL,
-            "start_profile: level {level} is beyond the pagoda window (at most {WINDOW_LEVEL})"
+            level <= window,
+            "start_profile: level {level} is beyond the pagoda window (at most {window})"
         );
         let top = self.trusted_exponent();
         let mut counts = vec![0u64; (top + 1).max(0) as usize];
-        for y in level.max(-RADIUS)..=RADIUS {
+        for y in -RADIUS..=RADIUS {
             for x in -RADIUS..=RADIUS {
                 if let Some(e) = self.exponent((x, y))
                     && e <= top
+                    && self.lattice.start.contains((x, y), level)
                 {
                     counts[e as usize] += 1;
                 }
@@ -458,11 +461,50 @@ impl std::fmt::Display for StartWeight {
     }
 }
 
-/// Why a level is out of reach: the exact weight of all start rows against the target's.
+/// Levels of a desert whose start region the window counts exactly: the region's counts per
+/// exponent must reach their linear tail (every cell of the ring outside the desert) well
+/// inside the window, which for a square of side 2n − 1 begins at exponent 2n − 1.
+pub const DESERT_WINDOW_LEVEL: i32 = 20;
+
+/// The highest level whose start region [`Pagoda::start_profile`] counts exactly.
+pub fn window_level(start: StartRegion) -> i32 {
+    match start {
+        StartRegion::OutsideSquare => DESERT_WINDOW_LEVEL,
+        _ => WINDOW_LEVEL,
+    }
+}
+
+/// Why a level is out of reach: the exact weight of all start cells against the target's.
 pub fn impossibility_reason(army: Army, level: i32) -> Option<String> {
+    let lattice = army.lattice();
+    if lattice.start != StartRegion::HalfSpace {
+        return desert_impossibility(&lattice, level);
+    }
     let w = StartWeight::of(army, level);
     (!w.exceeds_one()).then(|| {
         format!("pagoda: all rows y >= {level} together weigh {w} <= 1, the target's weight")
+    })
+}
+
+/// A desert's start region at level n + 1 lies inside the one at level n, so once a level's
+/// region weighs at most 1 every higher level is out of reach too; the weight is counted
+/// exactly up to [`DESERT_WINDOW_LEVEL`] and borrowed from there beyond it.
+fn desert_impossibility(lattice: &Lattice, level: i32) -> Option<String> {
+    let at = level.min(DESERT_WINDOW_LEVEL);
+    let w = Pagoda::standard(lattice).start_profile(at).total();
+    if w > Golden::ONE {
+        return None;
+    }
+    Some(if at == level {
+        format!(
+            "pagoda: every cell outside the desert of level {level} together weighs {w} ≈ {:.6} <= 1, the target's weight",
+            w.to_f64()
+        )
+    } else {
+        format!(
+            "pagoda: every cell outside the desert of level {at} together weighs {w} ≈ {:.6} <= 1, and the start region of level {level} lies inside it",
+            w.to_f64()
+        )
     })
 }
 

@@ -11,7 +11,7 @@
 //! picture is drawn at its natural size (width and height equal the view box), and no man is
 //! drawn with a radius under 3 px. XML is written by the svg crate.
 
-use crate::geometry::{Cell, Embedding, Lattice};
+use crate::geometry::{Cell, Embedding, Lattice, StartRegion};
 use crate::pagoda::Pagoda;
 use crate::regiment::{Regiment, regiments};
 use crate::verify::Step;
@@ -222,6 +222,9 @@ fn background(lattice: &Lattice, pagoda: &Pagoda, level: i32, cells: &[Cell]) ->
     for &c in cells {
         g = g.add(cell_shape(e, place(c), &shade(pagoda.exponent(c), top)));
     }
+    if lattice.start != StartRegion::HalfSpace {
+        return g.add(desert_outline(lattice, level, cells, &place));
+    }
     // Desert edge: between rows level − 1 and level.
     let edge_y = (((level as f64 - 0.5) * e.point((0, 1)).1) - layout.min.1) * UNIT + UNIT;
     let (x_lo, x_hi) = cells.iter().fold((f64::MAX, f64::MIN), |(a, b), &c| {
@@ -238,6 +241,43 @@ fn background(lattice: &Lattice, pagoda: &Pagoda, level: i32, cells: &[Cell]) ->
             .set("stroke-dasharray", "4 3")
             .set("stroke-width", 1.2),
     )
+}
+
+/// The edge of a desert that is not a row: every side shared by a start cell and a desert
+/// cell, within the box of the cells shown (square cells: sides are half a unit away).
+fn desert_outline(
+    lattice: &Lattice,
+    level: i32,
+    cells: &[Cell],
+    place: &dyn Fn(Cell) -> (f64, f64),
+) -> Group {
+    let (lo, hi) = cells.iter().fold(((0, 0), (0, 0)), |(lo, hi), &(x, y)| {
+        ((lo.0.min(x), lo.1.min(y)), (hi.0.max(x), hi.1.max(y)))
+    });
+    let mut g = Group::new();
+    for y in lo.1..=hi.1 {
+        for x in lo.0..=hi.0 {
+            for n in [(x + 1, y), (x, y + 1)] {
+                if lattice.start.contains((x, y), level) == lattice.start.contains(n, level) {
+                    continue;
+                }
+                let ((ax, ay), (bx, by)) = (place((x, y)), place(n));
+                let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
+                let (hx, hy) = ((by - ay) / 2.0, (ax - bx) / 2.0); // half a side, turned
+                g = g.add(
+                    Line::new()
+                        .set("x1", mx - hx)
+                        .set("x2", mx + hx)
+                        .set("y1", my - hy)
+                        .set("y2", my + hy)
+                        .set("stroke", "#a33")
+                        .set("stroke-dasharray", "4 3")
+                        .set("stroke-width", 1.2),
+                );
+            }
+        }
+    }
+    g
 }
 
 /// A man: a disc of class `man` with his coordinates as a tooltip.

@@ -5,7 +5,7 @@
 //! an army and a play in plain coordinates and replays them on an unbounded board, so a bug
 //! in the board, the model or the ordering cannot make it accept a wrong play.
 
-use crate::geometry::{Cell, Lattice};
+use crate::geometry::{Cell, Lattice, StartRegion};
 use std::collections::HashSet;
 
 /// One jump of a play, in coordinates.
@@ -60,12 +60,18 @@ pub fn start_position(
                 i + 1
             ));
         }
-        if c.1 < level {
-            return Err(format!(
-                "man {} at {c:?} stands in row {} < level {level}",
-                i + 1,
-                c.1
-            ));
+        if !lattice.start.contains(c, level) {
+            return Err(match lattice.start {
+                StartRegion::HalfSpace => format!(
+                    "man {} at {c:?} stands in row {} < level {level}",
+                    i + 1,
+                    c.1
+                ),
+                _ => format!(
+                    "man {} at {c:?} stands inside the desert of level {level}",
+                    i + 1
+                ),
+            });
         }
         if !board.insert(c) {
             return Err(format!("man {} at {c:?} duplicates another man", i + 1));

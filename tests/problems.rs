@@ -96,3 +96,52 @@ fn a_bad_model_file_gets_one_line_naming_the_field() {
         assert!(err.contains(field), "{line}: {err}");
     }
 }
+
+#[test]
+fn a_small_desert_is_solved_replayed_checked_and_counted() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = scratch("desert");
+    let model = format!("{root}/models/desert-square.toml");
+    let proof = dir.join("desert-3.json");
+    let (d, p) = (dir.to_str().unwrap(), proof.to_str().unwrap());
+    let v = json(&[
+        "solve", "--model", &model, "--level", "3", "--json", "-q", "--out", d, "--proof", p,
+    ]);
+    assert_eq!(
+        (v["status"].as_str(), v["min_size"].as_u64()),
+        (Some("optimal"), Some(8))
+    );
+    assert_eq!(v["board_proven"], true);
+    let (code, out, err) = solarmy(&["check", p]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("desert-square 3: minimum 8 proven"), "{out}");
+    let army = dir.join("desert-square-3-army.csv");
+    let play = dir.join("desert-square-3-play.csv");
+    let replay = std::process::Command::new("python3")
+        .args([&format!("{root}/scripts/replay.py"), &model, "3"])
+        .args([&army, &play])
+        .output()
+        .unwrap();
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let c = json(&["count", "--model", &model, "--level", "3", "--json"]);
+    assert_eq!(c["complete"], true);
+    assert_eq!(c["total"].as_u64(), Some(36), "{c}");
+    // Beyond the plain pagoda limit the level is impossible, with a proof.
+    let far = dir.join("desert-30.json");
+    let v = json(&[
+        "solve",
+        "--model",
+        &model,
+        "--level",
+        "30",
+        "--json",
+        "--proof",
+        far.to_str().unwrap(),
+    ]);
+    assert_eq!(v["status"], "impossible");
+    assert_eq!(solarmy(&["check", far.to_str().unwrap()]).0, 0);
+}

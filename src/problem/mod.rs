@@ -6,8 +6,8 @@
 pub mod file;
 pub mod symmetry;
 
-use crate::geometry::{Embedding, Lattice, Region};
-use file::{Cells, Spec, Start};
+use crate::geometry::{Embedding, Lattice, Region, StartRegion};
+use file::{Cells, Metric, Spec, Start};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -67,12 +67,10 @@ impl Problem {
             ));
         }
         match (&s.start, &s.cells) {
-            (Start::HalfSpace, Cells::List(_)) | (Start::Outside { .. }, _) | (Start::Board, _) => {
-                Some(format!(
-                    "model '{}': only armies on an infinite lattice with a half-space start are searched so far (deserts and boards are not yet)",
-                    s.name
-                ))
-            }
+            (_, Cells::List(_)) | (Start::Board, _) => Some(format!(
+                "model '{}': finite boards are not armies: the army search takes only infinite lattices",
+                s.name
+            )),
             _ => None,
         }
     }
@@ -89,14 +87,22 @@ impl Problem {
             "triangle" => Embedding::Triangle,
             _ => Embedding::Square,
         };
-        // A half-space's symmetries fix the last coordinate: (x, y) ↦ (p·x + q·y, y), and
-        // there are at most two of them (p = −1 is an involution; p = 1 would be a shear).
-        let mirror = self
+        let start = match self.spec.start {
+            Start::Outside {
+                metric: Metric::Chebyshev,
+            } => StartRegion::OutsideSquare,
+            Start::Outside {
+                metric: Metric::Manhattan,
+            } => StartRegion::OutsideRhombus,
+            _ => StartRegion::HalfSpace,
+        };
+        let symmetries = self
             .symmetries
-            .get(1)
-            .map_or((1, 0), |m| (m[0][0], m[0][1]));
+            .iter()
+            .map(|m| [[m[0][0], m[0][1]], [m[1][0], m[1][1]]])
+            .collect();
         let directions: Vec<_> = self.spec.directions.iter().map(|d| (d[0], d[1])).collect();
-        Lattice::new(region, &directions, mirror, embedding)
+        Lattice::new(region, &directions, start, symmetries, embedding)
     }
 }
 
@@ -377,7 +383,19 @@ mod tests {
     }
 
     #[test]
-    fn deserts_boards_and_3d_are_read_but_not_yet_searched() {
+    fn boards_and_3d_are_read_but_not_armies_yet() {
+        let board = model(
+            "2",
+            ORTHO,
+            "[[0, 0], [0, 1], [0, 2], [1, 0]]",
+            "{ kind = \"board\" }",
+            "",
+        );
+        let e = Army::parse(&board).unwrap_err();
+        assert!(e.contains("finite boards"), "{e}");
+        let dirs3 = "[[1,0,0],[-1,0,0],[0,1,0],[0,-1,0],[0,0,1],[0,0,-1]]";
+        let e = Army::parse(&model("3", dirs3, "\"all\"", HALF, "")).unwrap_err();
+        assert!(e.contains("dimension 3"), "{e}");
         let desert = model(
             "2",
             ORTHO,
@@ -385,7 +403,7 @@ mod tests {
             "{ kind = \"outside\", metric = \"chebyshev\" }",
             "",
         );
-        let e = Army::parse(&desert).unwrap_err();
-        assert!(e.contains("not yet"), "{e}");
+        let a = Army::parse(&desert).unwrap();
+        assert_eq!(a.lattice().last_jump_directions().len(), 1);
     }
 }

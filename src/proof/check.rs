@@ -17,6 +17,7 @@ use super::ip;
 use super::profiles;
 use super::resolve::{Resolved, resolve};
 use super::space::Space;
+use crate::geometry::{Cell, apply};
 use crate::golden::Golden;
 use crate::problem::Army;
 use serde::Serialize;
@@ -135,15 +136,28 @@ impl Checker<'_> {
         })?;
         self.army = army.unwrap();
         match p.claim {
-            Claim::Impossible { weight } => self.impossible(weight),
+            Claim::Impossible { weight, counted_at } => self.impossible(weight, counted_at),
             Claim::Minimum { men } => self.minimum(men),
         }
     }
 
-    fn impossible(&mut self, weight: Golden) -> Result<(), CheckError> {
+    /// The start region at level `at` <= the claimed level holds the region of every level
+    /// above it (rows y >= n, or the outside of a growing desert), so its weight bounds theirs.
+    fn impossible(&mut self, weight: Golden, counted_at: Option<i32>) -> Result<(), CheckError> {
         self.summary.claim = "impossible".into();
         let pagoda = crate::pagoda::Pagoda::standard(&self.army.lattice());
-        let total = pagoda.start_profile(self.proof.level).total();
+        let (level, window) = (
+            self.proof.level,
+            crate::pagoda::window_level(pagoda.lattice.start),
+        );
+        let at = counted_at.unwrap_or(level);
+        self.expect((1..=level.min(window)).contains(&at), || {
+            format!(
+                "the weight is counted at level {at}: not between 1 and {}",
+                level.min(window)
+            )
+        })?;
+        let total = pagoda.start_profile(at).total();
         self.expect(total == weight && total <= Golden::ONE, || {
             format!("start rows weigh {total}, stated {weight}; impossible needs <= 1")
         })
@@ -152,7 +166,7 @@ impl Checker<'_> {
     fn minimum(&mut self, men: u64) -> Result<(), CheckError> {
         self.summary.claim = format!("minimum {men}");
         self.play(men)?;
-        self.mirror()?;
+        self.symmetries()?;
         let lattice = self.army.lattice();
         let need = 8 + self
             .proof
@@ -200,25 +214,42 @@ impl Checker<'_> {
         })
     }
 
-    /// The last-jump split takes one d of each mirror pair: the mirror must map cells, start
-    /// rows and jump directions onto themselves.
-    fn mirror(&mut self) -> Result<(), CheckError> {
+    /// The last-jump split takes one d of each class under the problem's symmetries: each
+    /// symmetry must map the jump directions, the cells and the start region at this level
+    /// onto themselves (checked on a window around the target, where the regions, being
+    /// lattices, cones, half-planes or norm balls, are decided), and every last jump must be
+    /// the image of one the split takes.
+    fn symmetries(&mut self) -> Result<(), CheckError> {
         let l = self.army.lattice();
-        let dirs_ok = l
-            .directions
-            .iter()
-            .all(|&d| l.directions.contains(&l.reflect(d)));
-        let cells_ok = (-30..=30)
+        let level = self.proof.level;
+        let window: Vec<Cell> = (-30..=30)
             .flat_map(|y| (-30..=30).map(move |x| (x, y)))
-            .all(|c| l.contains(c) == l.contains(l.reflect(c)) && l.reflect(c).1 == c.1);
+            .collect();
+        let bad = l.symmetries.iter().find(|s| {
+            let image = |c: Cell| apply(s, c);
+            let dirs_ok = l
+                .directions
+                .iter()
+                .all(|&d| l.directions.contains(&image(d)));
+            let cells_ok = window.iter().all(|&c| {
+                l.contains(c) == l.contains(image(c))
+                    && l.in_start(c, level) == l.in_start(image(c), level)
+            });
+            !(dirs_ok && cells_ok)
+        });
+        self.expect(bad.is_none(), || {
+            format!(
+                "the map {:?} is not a symmetry of the problem",
+                bad.unwrap()
+            )
+        })?;
         let last = l.last_jump_directions();
         let covered = l.directions.iter().all(|&d| {
             !(l.contains(d) && l.contains((2 * d.0, 2 * d.1)))
-                || last.contains(&d)
-                || last.contains(&l.reflect(d))
+                || l.symmetries.iter().any(|s| last.contains(&apply(s, d)))
         });
-        self.expect(dirs_ok && cells_ok && covered, || {
-            "the mirror does not map the problem onto itself, or a last jump is missing".into()
+        self.expect(covered, || {
+            "a last jump is not the image of one the split takes".into()
         })
     }
 

@@ -43,8 +43,14 @@ pub struct Proof {
 pub enum Claim {
     /// K men suffice and K − 1 do not.
     Minimum { men: u64 },
-    /// No army reaches the level: all start cells together weigh `weight` <= 1.
-    Impossible { weight: Golden },
+    /// No army reaches the level: all start cells together weigh `weight` <= 1. Beyond the
+    /// levels the pagoda window counts, `weight` is that of the start region at level
+    /// `counted_at` < level, which holds the region of every higher level.
+    Impossible {
+        weight: Golden,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        counted_at: Option<i32>,
+    },
 }
 
 /// An army and its play, in the coordinates of the CSV files.

@@ -39,7 +39,10 @@ impl Board {
         let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let mut board = Board {
             exponent: cells.iter().map(|&c| space.exponent(c).unwrap()).collect(),
-            start: cells.iter().map(|c| c.1 >= space.level).collect(),
+            start: cells
+                .iter()
+                .map(|&c| space.lattice.in_start(c, space.level))
+                .collect(),
             cells,
             jumps: Vec::new(),
             loss: Vec::new(),

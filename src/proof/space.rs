@@ -72,7 +72,10 @@ impl Space {
     fn count_where(&self, keep: impl Fn(Cell) -> bool) -> Vec<u64> {
         let top = self.exact_to();
         let mut counts = vec![0u64; top as usize + 1];
-        for c in self.cells().filter(|&c| c.1 >= self.level && keep(c)) {
+        for c in self
+            .cells()
+            .filter(|&c| self.lattice.in_start(c, self.level) && keep(c))
+        {
             if let Some(e) = self.exponent(c) {
                 counts[e as usize] += 1;
             }
