@@ -424,7 +424,9 @@ pub fn tree_with_stats(
 /// Number of leaves and splits in a tree.
 pub fn size(tree: &Tree) -> usize {
     match tree {
-        Tree::Split { below, above, .. } => 1 + size(below) + size(above),
+        Tree::Split { below, above, .. } | Tree::SplitRow { below, above, .. } => {
+            1 + size(below) + size(above)
+        }
         _ => 1,
     }
 }
