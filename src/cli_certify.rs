@@ -110,6 +110,14 @@ pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
             None => left += 1,
         }
     }
+    if found == 0 && a.out.is_none() {
+        // Nothing to write: the file stays as it was, and its check with it.
+        emitln(&format!(
+            "{}: no certificate found, {left} programs still without; file unchanged",
+            a.proof.display()
+        ))?;
+        return Ok(if left > 0 { 3 } else { 0 });
+    }
     let summary = check::check(&proof, &Options::default()).map_err(|e| {
         Error::failure(format!(
             "{}: the upgraded proof fails: {e}",
@@ -117,9 +125,7 @@ pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
         ))
     })?;
     let out = a.out.as_ref().unwrap_or(&a.proof);
-    if found > 0 || a.out.is_some() {
-        export::write_atomic(out, &proof.to_bytes(out)?)?;
-    }
+    export::write_atomic(out, &proof.to_bytes(out)?)?;
     emitln(&format!(
         "{}: {found} certificates found, {left} programs still without; {} of {} programs certified",
         out.display(),
