@@ -11,24 +11,18 @@
 //! is the fallback source.
 //!
 //! [`tree`] is a depth-first branch and bound over those LPs for integer programs whose LP
-//! relaxation is feasible: a node is closed by a certificate or split on a fractional
-//! column of its phase-1 solution, chosen by strong branching ([`STRONG`], [`WIDE`]). One
-//! HiGHS instance is kept for the whole search and its box changed in place, so each LP
-//! starts from the last basis; a fresh instance (presolve on, then off, then the dual ray)
-//! is the fallback when the kept one gives no verified certificate.
+//! relaxation is feasible ([`branch`]): a node is closed by a certificate or split, on a
+//! column or on a parity row of the system ([`parity`]), chosen by strong branching.
 //!
 //! Nothing here is trusted: every certificate returned has passed the exact check.
 
-use crate::proof::farkas::{self, Farkas, LinearSystem, MAX_TREE_DEPTH, Tree};
+use crate::proof::farkas::{self, Farkas, LinearSystem};
 use highs_sys::HighsInt;
 use std::ffi::{CString, c_void};
 use std::time::{Duration, Instant};
 
-/// Candidates scored by strong branching at each node of [`tree`].
-const STRONG: usize = 4;
-
-/// Candidates probed at each node for a split whose children both have infeasible LPs.
-const WIDE: usize = 100;
+mod branch;
+mod parity;
 
 /// The phase-1 optimum above which the LP relaxation counts as infeasible.
 const TOLERANCE: f64 = 1e-7;
@@ -391,213 +385,12 @@ pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Fark
     }
 }
 
-/// A branch-and-bound certificate that the integer program `sys` (every column integer)
-/// is infeasible, checked by [`farkas::check_tree`]; None when it visits `node_limit`
-/// nodes or runs `time_limit` seconds without closing every node, or finds an integer
-/// point.
-pub fn tree(sys: &LinearSystem, node_limit: usize, time_limit: Option<f64>) -> Option<Tree> {
-    tree_with_stats(sys, node_limit, time_limit).0
-}
-
-/// [`tree`], and the number of nodes visited.
-pub fn tree_with_stats(
-    sys: &LinearSystem,
-    node_limit: usize,
-    time_limit: Option<f64>,
-) -> (Option<Tree>, usize) {
-    let mut search = Search {
-        sys,
-        nodes: 0,
-        node_limit,
-        deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
-        warm: Lp::new(sys, &sys.cols, true)
-            .load(false, true)
-            .map(|h| (h, sys.cols.clone())),
-    };
-    let mut cols = sys.cols.clone();
-    let t = search
-        .node(&mut cols, 0)
-        .filter(|t| farkas::check_tree(sys, t).is_ok());
-    (t, search.nodes)
-}
-
-/// Number of leaves and splits in a tree.
-pub fn size(tree: &Tree) -> usize {
-    match tree {
-        Tree::Split { below, above, .. } => 1 + size(below) + size(above),
-        _ => 1,
-    }
-}
-
-struct Search<'a> {
-    sys: &'a LinearSystem,
-    nodes: usize,
-    node_limit: usize,
-    deadline: Option<Instant>,
-    /// One phase-1 LP kept across nodes (the box changed in place, so the simplex starts
-    /// from the last basis), and the box it holds.
-    warm: Option<(Highs, Vec<(i64, Option<i64>)>)>,
-}
-
-impl Search<'_> {
-    /// The kept instance with its box brought to `cols`.
-    fn sync(&mut self, cols: &[(i64, Option<i64>)]) -> Option<&Highs> {
-        let (h, held) = self.warm.as_mut()?;
-        for (j, (c, b)) in cols.iter().zip(held.iter_mut()).enumerate() {
-            if c != b {
-                let hi = c.1.map_or(f64::INFINITY, |u| u as f64);
-                // SAFETY: a live instance; j is one of its columns.
-                unsafe { highs_sys::Highs_changeColBounds(h.0, j as HighsInt, c.0 as f64, hi) };
-                *b = *c;
-            }
-        }
-        Some(h)
-    }
-
-    /// The node's LP on the kept instance: Feasible, or a Proof if its duals round to a
-    /// checked certificate; None otherwise (a fresh instance then tries harder).
-    fn attempt_warm(&mut self, cols: &[(i64, Option<i64>)]) -> Option<Node> {
-        let deadline = self.deadline;
-        let h = self.sync(cols)?;
-        let ok = h.run(deadline);
-        // The first solve is from scratch (primal simplex); the rest re-solve after the
-        // box changed (dual simplex).
-        h.set_int("simplex_strategy", 1);
-        if !ok {
-            return None;
-        }
-        let p = h.phase1(cols.len())?;
-        if p.objective <= TOLERANCE {
-            return Some(Node::Feasible(p.x));
-        }
-        integerize(self.sys, cols, &p.dual).map(Node::Proof)
-    }
-
-    /// The phase-1 optimum on the box `cols` (0 when HiGHS gives none).
-    fn probe(&mut self, cols: &[(i64, Option<i64>)]) -> f64 {
-        let deadline = self.deadline;
-        let Some(h) = self.sync(cols) else {
-            return 0.0;
-        };
-        if !h.run(deadline) {
-            return 0.0;
-        }
-        // SAFETY: a live, solved instance.
-        unsafe {
-            if highs_sys::Highs_getModelStatus(h.0) != highs_sys::kHighsModelStatusOptimal {
-                return 0.0;
-            }
-            highs_sys::Highs_getObjectiveValue(h.0)
-        }
-    }
-
-    /// The column to split on, and the value. Candidates ([`candidates`]) are probed in
-    /// order, the children's phase-1 LPs re-solved on the kept instance: the first of the
-    /// first [`WIDE`] whose children both have infeasible LPs is taken at once (two
-    /// leaves; beyond the first [`STRONG`] the upper child is probed only when the lower
-    /// one is infeasible); failing that, the best of the first [`STRONG`] by (children with
-    /// infeasible LPs, product of the children's phase-1 optima).
-    fn choose(&mut self, cols: &mut [(i64, Option<i64>)], x: &[f64]) -> Option<(usize, i64)> {
-        let split = |cols: &[(i64, Option<i64>)], j: usize| {
-            let hi = cols[j].1.unwrap_or(i64::MAX).saturating_sub(1);
-            (x[j].floor() as i64).clamp(cols[j].0, hi)
-        };
-        let cands = candidates(cols, x);
-        let strong = STRONG;
-        if cands.len() <= 1 || strong == 0 || self.warm.is_none() {
-            return cands.first().map(|&j| (j, split(cols, j)));
-        }
-        let mut best: Option<((u8, f64), usize)> = None;
-        for (rank, &j) in cands.iter().enumerate().take(WIDE.max(strong)) {
-            let saved = cols[j];
-            let value = split(cols, j);
-            cols[j].1 = Some(value);
-            let below = self.probe(cols);
-            cols[j] = saved;
-            if rank >= strong && below <= TOLERANCE {
-                // Beyond the scored few only a split closing both children counts.
-                continue;
-            }
-            cols[j].0 = value + 1;
-            let above = self.probe(cols);
-            cols[j] = saved;
-            if below > TOLERANCE && above > TOLERANCE {
-                return Some((j, value));
-            }
-            if rank >= strong {
-                continue;
-            }
-            let closed = (below > TOLERANCE) as u8 + (above > TOLERANCE) as u8;
-            let score = (closed, below.max(1e-6) * above.max(1e-6));
-            if best.is_none_or(|b| score > b.0) {
-                best = Some((score, j));
-            }
-        }
-        best.map(|(_, j)| (j, split(cols, j)))
-    }
-
-    fn node(&mut self, cols: &mut [(i64, Option<i64>)], depth: usize) -> Option<Tree> {
-        if self.nodes >= self.node_limit
-            || depth >= MAX_TREE_DEPTH
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            return None;
-        }
-        self.nodes += 1;
-        let node = match self.attempt_warm(cols) {
-            Some(node) => node,
-            None => attempt(self.sys, cols, self.deadline),
-        };
-        let x = match node {
-            Node::Proof(cert) => return Some(Tree::Leaf(cert)),
-            Node::Feasible(x) | Node::Stuck(Some(x)) => x,
-            Node::Stuck(None) => return None,
-        };
-        let (col, value) = self.choose(cols, &x)?;
-        let saved = cols[col];
-        cols[col].1 = Some(value);
-        let below = self.node(cols, depth + 1);
-        cols[col] = saved;
-        let below = below?;
-        cols[col].0 = value + 1;
-        let above = self.node(cols, depth + 1);
-        cols[col] = saved;
-        Some(Tree::Split {
-            col,
-            value,
-            below: Box::new(below),
-            above: Box::new(above?),
-        })
-    }
-}
-
-/// Columns to split on, best first: those fractional in x, binary ones (box [0, 1]) before
-/// the others, the most fractional first.
-fn candidates(cols: &[(i64, Option<i64>)], x: &[f64]) -> Vec<usize> {
-    let mut c: Vec<(bool, f64, usize)> = Vec::new();
-    for (j, (&v, &(l, u))) in x.iter().zip(cols).enumerate() {
-        if u.is_some_and(|u| u <= l) {
-            continue;
-        }
-        let frac = v - v.floor();
-        let dist = frac.min(1.0 - frac);
-        if dist >= 1e-6 {
-            c.push((l == 0 && u == Some(1), dist, j));
-        }
-    }
-    c.sort_by(|a, b| {
-        (b.0, b.1)
-            .partial_cmp(&(a.0, a.1))
-            .unwrap()
-            .then(a.2.cmp(&b.2))
-    });
-    c.into_iter().map(|t| t.2).collect()
-}
+pub use branch::{size, tree, tree_with_stats};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proof::farkas::Row;
+    use crate::proof::farkas::{Row, Tree};
 
     fn eq(coefs: &[(usize, i64)], b: i64) -> Row {
         Row {

@@ -56,10 +56,15 @@ pub fn uncertified(
     })
 }
 
+/// The checker's own system for a definition, as [`crate::proof::check`] rebuilds it.
+pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSystem, Error> {
+    ip::build(&space(army, level, def), def).map_err(Error::Limit)
+}
+
 /// Looks for an exact certificate of the program of `proof`: Farkas multipliers when its
 /// LP relaxation is infeasible, else a branch-and-bound tree within its node and time limits.
 pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), Error> {
-    let sys = ip::build(&space(army, level, &proof.def), &proof.def).map_err(Error::Limit)?;
+    let sys = system(army, level, &proof.def)?;
     proof.certificate = certify::farkas(&sys)
         .map(farkas::Tree::Leaf)
         .or_else(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)));

@@ -8,7 +8,8 @@
 //! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
 //! by round or case by case) → [`export`] / [`regiment`] / [`render`] / [`viewer`] (files,
 //! regiments, pictures, the HTML play viewer) → [`cli`] (the commands). [`bounds`]
-//! tabulates the pagoda bounds. [`count`] counts every minimum army ([`cli_count`]);
+//! tabulates the pagoda bounds. [`cli_certify`] adds exact certificates to a proof file
+//! ([`certify`]). [`count`] counts every minimum army ([`cli_count`]);
 //! [`moves`] searches all plays of a given army for the fewest moves ([`cli_moves`]).
 
 pub mod board;
@@ -16,6 +17,7 @@ pub mod bounds;
 pub mod cases;
 pub mod certify;
 pub mod cli;
+pub mod cli_certify;
 pub mod cli_count;
 pub mod cli_moves;
 pub mod count;

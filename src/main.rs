@@ -33,6 +33,8 @@ enum Command {
     Cases(cli::CasesArgs),
     /// Re-verify proof files written by `solve --proof`, step by step.
     Check(cli::CheckArgs),
+    /// Add exact certificates to the integer programs of a proof file that lack one.
+    Certify(solarmy::cli_certify::CertifyArgs),
     /// Count every minimum army of an entry, up to the mirror and in total.
     Count(solarmy::cli_count::CountArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Bounds(a) => cli::bounds(&a),
         Command::Cases(a) => cli::cases(&a),
         Command::Check(a) => cli::check(&a).map_err(Into::into),
+        Command::Certify(a) => solarmy::cli_certify::run(&a),
         Command::Count(a) => solarmy::cli_count::run(&a),
         Command::Moves(a) => solarmy::cli_moves::moves(&a),
         Command::Completions { shell } => cli::completions(Args::command(), shell),

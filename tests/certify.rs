@@ -345,3 +345,49 @@ fn certificates_for_hexagonal_7_cases() {
     }
     println!("{n} case IPs: {plain} plain Farkas certificates, {trees} trees");
 }
+
+/// The programs of a proof file that carry no certificate, as the checker rebuilds them:
+/// (label, system).
+fn uncertified(path: &str) -> Vec<(String, LinearSystem)> {
+    use solarmy::proof::format::{CaseOutcome, Evidence, IpProof, Proof};
+    let proof = Proof::read(std::path::Path::new(path)).unwrap();
+    let army: Army = proof.army.parse().unwrap();
+    let mut out = Vec::new();
+    let mut add = |label: String, ip: &IpProof| {
+        if ip.certificate.is_none() {
+            let sys = solarmy::evidence::system(army, proof.level, &ip.def).unwrap();
+            out.push((label, sys));
+        }
+    };
+    for (i, r) in proof.rounds.iter().enumerate() {
+        match &r.evidence {
+            Evidence::Direct { ip, .. } => add(format!("round{i}"), ip),
+            Evidence::Cases { cases } => {
+                for (j, c) in cases.iter().enumerate() {
+                    if let CaseOutcome::Ip { ip, .. } = &c.outcome {
+                        add(format!("round{i}-case{j}"), ip);
+                    }
+                }
+            }
+            Evidence::Weight { .. } => {}
+        }
+    }
+    out
+}
+
+/// The programs of results/proofs/hexagonal-7.json.gz without a certificate, handed to
+/// the tree with large budgets (`SOLARMY_CERT_NODES`, default 100000;
+/// `SOLARMY_CERT_SECONDS`, default 1800; `SOLARMY_CERT_ONLY` picks labels).
+#[test]
+#[ignore]
+fn certificates_for_the_uncertified_hexagonal_7_programs() {
+    let nodes = env("SOLARMY_CERT_NODES", 100_000);
+    let seconds = env("SOLARMY_CERT_SECONDS", 1800.0);
+    let only = std::env::var("SOLARMY_CERT_ONLY").unwrap_or_default();
+    println!("ip,cols,rows,farkas,farkas_s,tree_nodes,tree_size,tree_s");
+    for (label, sys) in uncertified("results/proofs/hexagonal-7.json.gz") {
+        if label.contains(&only) {
+            measure(&label, &sys, nodes, seconds);
+        }
+    }
+}

@@ -120,3 +120,46 @@ fn bounds_json_has_levels() {
     assert_eq!(v["levels"][7]["slack_sigma"], "σ^14 + σ^16");
     assert_eq!(v["levels"][6]["slack_sigma"], "σ^11 + σ^13");
 }
+
+#[test]
+fn certify_restores_stripped_certificates_and_check_accepts_them() {
+    use solarmy::proof::format::{CaseOutcome, Evidence, Proof};
+    let dir = std::env::temp_dir().join(format!("solarmy-certify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (bare, out) = (dir.join("bare.json"), dir.join("certified.json.gz"));
+    let mut p = Proof::read(std::path::Path::new("results/proofs/skew-6.json.gz")).unwrap();
+    let mut stripped = 0;
+    for r in &mut p.rounds {
+        match &mut r.evidence {
+            Evidence::Direct { ip, .. } => stripped += ip.certificate.take().is_some() as usize,
+            Evidence::Cases { cases } => {
+                for c in cases {
+                    if let CaseOutcome::Ip { ip, .. } = &mut c.outcome {
+                        stripped += ip.certificate.take().is_some() as usize;
+                    }
+                }
+            }
+            Evidence::Weight { .. } => {}
+        }
+    }
+    assert!(stripped > 0);
+    std::fs::write(&bare, p.to_bytes(&bare).unwrap()).unwrap();
+    let (b, o) = (bare.to_str().unwrap(), out.to_str().unwrap());
+    let (code, stdout, err) = solarmy(&["certify", "--seconds", "60", "--out", o, b]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains(&format!(
+            "{stripped} certificates found, 0 programs still without"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(err.lines().count(), stripped, "{err}");
+    let (code, _, err) = solarmy(&["check", "--certificates-only", o]);
+    assert_eq!(code, 0, "{err}");
+    // A missing file is one line and exit 1; a bad budget is exit 2.
+    let (code, _, err) = solarmy(&["certify", "no-such-proof.json"]);
+    assert_eq!((code, err.trim().lines().count()), (1, 1), "{err}");
+    let (code, _, _) = solarmy(&["certify", "--nodes", "0", b]);
+    assert_eq!(code, 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -33,7 +33,7 @@ fn damaged(p: &Proof, damage: impl FnOnce(&mut Proof)) -> String {
 fn first_leaf(t: &mut Tree) -> &mut solarmy::proof::farkas::Farkas {
     match t {
         Tree::Leaf(f) => f,
-        Tree::Split { below, above, .. } => {
+        Tree::Split { below, above, .. } | Tree::SplitRow { below, above, .. } => {
             if matches!(**below, Tree::Empty) {
                 first_leaf(above)
             } else {

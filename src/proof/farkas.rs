@@ -8,7 +8,11 @@
 //! feasible x. If the largest value of c·x over the column box is below β, no x is
 //! feasible, not even a fractional one. A [`Tree`] extends this to integer programs whose
 //! LP relaxation is feasible: it splits on x_j <= v or x_j >= v + 1 (every integer point
-//! lies on one side) until every leaf has a Farkas certificate on its narrowed box.
+//! lies on one side) until every leaf has a Farkas certificate on its narrowed box. It may
+//! also split on a general disjunction a·x <= v or a·x >= v + 1 with integer a (a·x is an
+//! integer at every integer point, as in the VIPR format of exact MIP solvers): each child
+//! gets that row appended to the system, so a leaf's multipliers may name the rows added on
+//! its path, numbered after the system's own rows in the order of the path.
 //!
 //! No Chvátal–Gomory rounding is applied, on purpose: for one combined row c·x >= β over a
 //! box with integer bounds it gains nothing. The box maximum M of c·x is attained at a
@@ -61,9 +65,17 @@ pub enum Tree {
         below: Box<Tree>,
         above: Box<Tree>,
     },
+    /// A split on a row: below adds the row a·x <= value, above a·x >= value + 1, as row
+    /// number (system rows + splits on rows above it) in each subtree.
+    SplitRow {
+        coefs: Vec<(usize, i64)>,
+        value: i64,
+        below: Box<Tree>,
+        above: Box<Tree>,
+    },
 }
 
-/// Deepest [`Tree`] that [`check_tree`] walks (it recurses once per split).
+/// Deepest [`Tree`] that [`check_tree`] walks (it recurses once per split of either kind).
 pub const MAX_TREE_DEPTH: usize = 1000;
 
 /// Checks a Farkas certificate on the system's own column box: Ok when it proves that no
@@ -149,13 +161,16 @@ pub fn check_in(
 /// Checks a branch-and-bound certificate: Ok when no integer x satisfies every row within
 /// the system's column box. Each split narrows one column's box (below: u = min(u, value);
 /// above: l = max(l, value + 1)); each leaf is checked by [`check`] on its narrowed box,
-/// and an [`Tree::Empty`] leaf only if some column of its box has l > u. Errors name the
-/// path from the root to the failing node. Trees deeper than [`MAX_TREE_DEPTH`] are
-/// rejected.
+/// and an [`Tree::Empty`] leaf only if some column of its box has l > u. A split on a row
+/// appends that row, with the bound of each side, to the system of each subtree. Errors
+/// name the path from the root to the failing node. Trees deeper than [`MAX_TREE_DEPTH`]
+/// are rejected.
 pub fn check_tree(sys: &LinearSystem, tree: &Tree) -> Result<(), String> {
     let mut cols = sys.cols.clone();
     let mut path = Vec::new();
-    walk(sys, tree, &mut cols, &mut path)
+    // Only a split on a row needs its own copy of the rows (to append to).
+    let mut grown = None;
+    walk(sys, &mut grown, tree, &mut cols, &mut path)
 }
 
 fn describe(path: &[String]) -> String {
@@ -166,16 +181,24 @@ fn describe(path: &[String]) -> String {
     }
 }
 
+/// Checks `tree` on the box `cols`, against `grown` (the system with the rows of the
+/// splits on rows above) when there is one, else `sys`.
 fn walk(
     sys: &LinearSystem,
+    grown: &mut Option<LinearSystem>,
     tree: &Tree,
     cols: &mut [(i64, Option<i64>)],
     path: &mut Vec<String>,
 ) -> Result<(), String> {
+    if path.len() >= MAX_TREE_DEPTH && matches!(tree, Tree::Split { .. } | Tree::SplitRow { .. }) {
+        return Err(format!(
+            "split {}, …: the tree is deeper than {MAX_TREE_DEPTH}",
+            describe(&path[..3])
+        ));
+    }
     match tree {
-        Tree::Leaf(cert) => {
-            check_in(sys, cols, cert).map_err(|e| format!("leaf {}: {e}", describe(path)))
-        }
+        Tree::Leaf(cert) => check_in(grown.as_ref().unwrap_or(sys), cols, cert)
+            .map_err(|e| format!("leaf {}: {e}", describe(path))),
         Tree::Empty => {
             if cols.iter().any(|&(l, u)| u.is_some_and(|u| l > u)) {
                 Ok(())
@@ -192,12 +215,6 @@ fn walk(
             below,
             above,
         } => {
-            if path.len() >= MAX_TREE_DEPTH {
-                return Err(format!(
-                    "split {}, …: the tree is deeper than {MAX_TREE_DEPTH}",
-                    describe(&path[..3])
-                ));
-            }
             let (col, value) = (*col, *value);
             let Some(&saved) = cols.get(col) else {
                 return Err(format!(
@@ -214,18 +231,77 @@ fn walk(
             };
             cols[col].1 = Some(saved.1.map_or(value, |u| u.min(value)));
             path.push(format!("below x{col}<={value}"));
-            let r = walk(sys, below, cols, path);
+            let r = walk(sys, grown, below, cols, path);
             path.pop();
             cols[col] = saved;
             r?;
             cols[col].0 = saved.0.max(next);
             path.push(format!("above x{col}>={next}"));
-            let r = walk(sys, above, cols, path);
+            let r = walk(sys, grown, above, cols, path);
             path.pop();
             cols[col] = saved;
             r
         }
+        Tree::SplitRow {
+            coefs,
+            value,
+            below,
+            above,
+        } => split_row(sys, grown, (coefs, *value), (below, above), cols, path),
     }
+}
+
+/// A split on the row a·x (`coefs`): `below` with a·x <= value appended, `above` with
+/// a·x >= value + 1. Columns are checked here so that an error names this split.
+fn split_row(
+    sys: &LinearSystem,
+    grown: &mut Option<LinearSystem>,
+    (coefs, value): (&[(usize, i64)], i64),
+    (below, above): (&Tree, &Tree),
+    cols: &mut [(i64, Option<i64>)],
+    path: &mut Vec<String>,
+) -> Result<(), String> {
+    let here = describe(path);
+    if let Some(&(j, _)) = coefs.iter().find(|&&(j, _)| j >= cols.len()) {
+        return Err(format!(
+            "split on a row {here}: column {j}, but the system has {} columns",
+            cols.len()
+        ));
+    }
+    let Some(next) = value.checked_add(1) else {
+        return Err(format!(
+            "split on a row {here}: value {value} has no successor"
+        ));
+    };
+    let number = grown.as_ref().unwrap_or(sys).rows.len();
+    let mut sides = [
+        (
+            below,
+            None,
+            Some(value),
+            format!("below row{number}<={value}"),
+        ),
+        (
+            above,
+            Some(next),
+            None,
+            format!("above row{number}>={next}"),
+        ),
+    ];
+    for (tree, lo, hi, step) in sides.iter_mut() {
+        let g = grown.get_or_insert_with(|| sys.clone());
+        g.rows.push(Row {
+            coefs: coefs.to_vec(),
+            lo: *lo,
+            hi: *hi,
+        });
+        path.push(std::mem::take(step));
+        let r = walk(sys, grown, tree, cols, path);
+        path.pop();
+        grown.as_mut().unwrap().rows.pop();
+        r?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -441,10 +517,116 @@ mod tests {
         );
     }
 
+    /// 2x + 2y = 1 over x, y in [−3, 3]: the LP relaxation is feasible, the split on the
+    /// row x + y (<= 0 or >= 1) closes it at once.
+    fn twice() -> LinearSystem {
+        LinearSystem {
+            cols: vec![(-3, Some(3)); 2],
+            rows: vec![eq(&[(0, 2), (1, 2)], 1)],
+        }
+    }
+
+    fn split_row(coefs: &[(usize, i64)], value: i64, below: Tree, above: Tree) -> Tree {
+        Tree::SplitRow {
+            coefs: coefs.to_vec(),
+            value,
+            below: Box::new(below),
+            above: Box::new(above),
+        }
+    }
+
+    #[test]
+    fn a_split_on_a_row_adds_that_row_to_each_side() {
+        let sys = twice();
+        assert!(check(&sys, &farkas(&[(0, 1)])).is_err());
+        // Below: 2x + 2y >= 1 and −2(x + y) >= 0 sum to 0 >= 1. Above: −(2x + 2y) >= −1
+        // and 2(x + y) >= 2 sum to 0 >= 1.
+        let below = Tree::Leaf(farkas(&[(0, 1), (1, -2)]));
+        let above = Tree::Leaf(farkas(&[(0, -1), (1, 2)]));
+        let t = split_row(&[(0, 1), (1, 1)], 0, below.clone(), above.clone());
+        assert_eq!(check_tree(&sys, &t), Ok(()));
+        // Nested: the inner split's row is row 2; the outer one's row 1 stays usable.
+        let inner = split_row(&[(0, 1)], 7, below.clone(), Tree::Leaf(farkas(&[(2, 1)])));
+        let t = split_row(&[(0, 1), (1, 1)], 0, inner, above.clone());
+        assert_eq!(check_tree(&sys, &t), Ok(()));
+        // With a split on a column too.
+        let t = split(0, 0, t.clone(), t);
+        assert_eq!(check_tree(&sys, &t), Ok(()));
+    }
+
+    #[test]
+    fn tampered_splits_on_rows_are_rejected() {
+        let sys = twice();
+        let below = Tree::Leaf(farkas(&[(0, 1), (1, -2)]));
+        let above = Tree::Leaf(farkas(&[(0, -1), (1, 2)]));
+        // The value moved: x + y <= 1 and x + y >= 2 leave x + y = 1/2 on the low side.
+        let t = split_row(&[(0, 1), (1, 1)], 1, below.clone(), above.clone());
+        assert_eq!(
+            check_tree(&sys, &t),
+            Err("leaf below row1<=1: max c·x = 0 is not below β = -1".into())
+        );
+        // A coefficient changed: the sum no longer cancels.
+        let t = split_row(&[(0, 1), (1, 2)], 0, below.clone(), above.clone());
+        let e = check_tree(&sys, &t).unwrap_err();
+        assert!(e.starts_with("leaf below row1<=0: max c·x = 6"), "{e}");
+        // The leaves swapped: the added row has no lower bound below, no upper one above.
+        let t = split_row(&[(0, 1), (1, 1)], 0, above.clone(), below.clone());
+        assert_eq!(
+            check_tree(&sys, &t),
+            Err("leaf below row1<=0: row 1 used with y > 0 has no lower bound".into())
+        );
+        // A row of another path, or of no split, is not there.
+        assert_eq!(
+            check_tree(&sys, &below),
+            Err("leaf at the root: multiplier 1 names row 1, but the system has 1 rows".into())
+        );
+        let t = split_row(
+            &[(0, 1), (1, 1)],
+            0,
+            split(0, 0, below.clone(), Tree::Empty),
+            above.clone(),
+        );
+        assert_eq!(
+            check_tree(&sys, &t),
+            Err("empty leaf below row1<=0, above x0>=1: every column's box is nonempty".into())
+        );
+        let t = split_row(&[(5, 1)], 0, below.clone(), above.clone());
+        assert_eq!(
+            check_tree(&sys, &t),
+            Err("split on a row at the root: column 5, but the system has 2 columns".into())
+        );
+        let t = split_row(&[(0, 1)], i64::MAX, below, above);
+        assert!(check_tree(&sys, &t).unwrap_err().contains("no successor"));
+    }
+
+    #[test]
+    fn splits_on_rows_count_toward_the_depth() {
+        let sys = twice();
+        let mut t = Tree::Empty;
+        for _ in 0..=MAX_TREE_DEPTH {
+            t = split_row(&[(0, 1)], 5, t, Tree::Empty);
+        }
+        let e = check_tree(&sys, &t).unwrap_err();
+        assert!(e.ends_with("the tree is deeper than 1000"), "{e}");
+    }
+
     #[test]
     fn trees_survive_json() {
         let t = split(0, 0, Tree::Leaf(farkas(&[(0, 1), (1, 1)])), Tree::Empty);
         let s = serde_json::to_string(&t).unwrap();
+        assert_eq!(serde_json::from_str::<Tree>(&s).unwrap(), t);
+        // The form written before splits on rows existed still reads.
+        let old = r#"{"split":{"col":0,"value":0,"below":{"leaf":{"multipliers":[[0,1]]}},"above":"empty"}}"#;
+        assert!(matches!(
+            serde_json::from_str::<Tree>(old),
+            Ok(Tree::Split { .. })
+        ));
+        let t = split_row(&[(0, 1), (1, 1)], 0, Tree::Empty, Tree::Empty);
+        let s = serde_json::to_string(&t).unwrap();
+        assert!(
+            s.starts_with(r#"{"split_row":{"coefs":[[0,1],[1,1]],"value":0,"#),
+            "{s}"
+        );
         assert_eq!(serde_json::from_str::<Tree>(&s).unwrap(), t);
     }
 }

@@ -163,7 +163,8 @@ pub struct IpProof {
     pub highs: String,
     pub cbc: Option<String>,
     /// An exact certificate: a Farkas leaf when the LP relaxation is infeasible, else a
-    /// branch-and-bound tree of them.
+    /// branch-and-bound tree of them, split on columns or on integer rows
+    /// ([`Tree::SplitRow`], JSON `split_row`; older files have none and read unchanged).
     pub certificate: Option<Tree>,
     pub seconds: f64,
 }
