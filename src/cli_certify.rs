@@ -8,7 +8,7 @@ use crate::certify;
 use crate::cli::{Error, emitln};
 use crate::evidence;
 use crate::export;
-use crate::geometry::Army;
+use crate::problem::Army;
 use crate::proof::check::{self, Options};
 use crate::proof::farkas::Tree;
 use crate::proof::format::{CaseOutcome, Evidence, IpProof, Proof};
@@ -93,10 +93,11 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
 
 pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
     let mut proof = Proof::read(&a.proof)?;
-    let army: Army = proof
-        .army
-        .parse()
-        .map_err(|e| Error::failure(format!("{}: {e}", a.proof.display())))?;
+    let army: Result<Army, String> = match &proof.model {
+        Some(text) => Army::parse(text),
+        None => proof.army.parse(),
+    };
+    let army = army.map_err(|e| Error::failure(format!("{}: {e}", a.proof.display())))?;
     let level = proof.level;
     let (mut found, mut left) = (0, 0);
     for (label, ip) in programs(&mut proof) {
