@@ -151,6 +151,9 @@ pub struct CheckArgs {
     /// Seconds HiGHS may spend re-solving one IP that has no certificate
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
+    /// IPs without a certificate re-solved at once, one HiGHS each (default: the cores)
+    #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
 }
 
 /// Re-verifies proof files; exit 0 only if every step of every file holds.
@@ -158,6 +161,7 @@ pub fn check(a: &CheckArgs) -> Result<u8, String> {
     let opts = crate::proof::check::Options {
         certificates_only: a.certificates_only,
         time_limit: a.time_limit,
+        jobs: a.jobs as usize,
     };
     let mut failed = 0;
     for path in &a.files {

@@ -67,6 +67,8 @@ pub struct Options {
     pub certificates_only: bool,
     /// Seconds HiGHS may spend on one integer program without a certificate.
     pub time_limit: Option<f64>,
+    /// Programs without a certificate re-solved at once, one HiGHS each (0: one per core).
+    pub jobs: usize,
 }
 
 struct Checker<'a> {
@@ -76,6 +78,9 @@ struct Checker<'a> {
     step: usize,
     context: String,
     summary: Summary,
+    /// Programs without a certificate, re-solved after the walk (in parallel), each with
+    /// the step and context it fails under.
+    deferred: Vec<(usize, String, farkas::LinearSystem)>,
 }
 
 /// Checks a proof; Ok with a summary only if every step holds.
@@ -92,8 +97,10 @@ pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
             level: proof.level,
             ..Summary::default()
         },
+        deferred: Vec::new(),
     };
     c.run()?;
+    c.resolve_deferred()?;
     c.summary.steps = c.step;
     c.summary.seconds = t0.elapsed().as_secs_f64();
     Ok(c.summary)
@@ -461,11 +468,50 @@ impl Checker<'_> {
         self.expect(!self.opts.certificates_only, || {
             "no exact certificate, and solvers were not allowed".into()
         })?;
-        let r = resolve(&sys, self.opts.time_limit);
+        self.step += 1;
         self.summary.solver_only += 1;
-        self.expect(r == Resolved::Infeasible, || {
-            format!("HiGHS, solving the checker's program again, says {r:?}")
-        })
+        self.deferred.push((self.step, self.context.clone(), sys));
+        Ok(())
+    }
+
+    /// Re-solves the programs without a certificate, `opts.jobs` at a time, and fails with
+    /// the first (by step) that HiGHS does not call infeasible.
+    fn resolve_deferred(&mut self) -> Result<(), CheckError> {
+        let jobs = match self.opts.jobs {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let verdicts: Vec<std::sync::Mutex<Option<Resolved>>> = self
+            .deferred
+            .iter()
+            .map(|_| std::sync::Mutex::new(None))
+            .collect();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.min(self.deferred.len()) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((_, _, sys)) = self.deferred.get(i) else {
+                            break;
+                        };
+                        let r = resolve(sys, self.opts.time_limit);
+                        *verdicts[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                    }
+                });
+            }
+        });
+        for ((step, context, _), r) in self.deferred.iter().zip(verdicts) {
+            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
+            if r != Some(Resolved::Infeasible) {
+                return Err(CheckError {
+                    step: *step,
+                    context: context.clone(),
+                    message: format!("HiGHS, solving the checker's program again, says {r:?}"),
+                });
+            }
+        }
+        Ok(())
     }
 }
 
