@@ -35,6 +35,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// The cases of one last jump d.
 #[derive(Clone, Debug, Serialize)]
@@ -393,13 +394,15 @@ impl Sweep {
             evidence: Vec::new(),
         };
         let mut writer = LogWriter::start(&log, &self.stamp(self.extra), done.values())?;
+        // One deadline for the whole sweep: cases not started by then stay open.
+        let deadline = time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t));
         for f in &self.families {
             let order = Self::order(f);
             let results = self.family(
                 f,
                 &order,
                 &mut done,
-                time_limit,
+                deadline,
                 bar.as_ref(),
                 &mut report,
                 &mut writer,
@@ -431,7 +434,7 @@ impl Sweep {
         f: &Family,
         order: &[&Case],
         done: &mut HashMap<(Cell, String), CaseResult>,
-        time_limit: Option<f64>,
+        deadline: Option<Instant>,
         bar: Option<&ProgressBar>,
         report: &mut Report,
         writer: &mut LogWriter,
@@ -459,10 +462,15 @@ impl Sweep {
                 let (tx, todo, next, stop) = (tx.clone(), &todo, &next, &stop);
                 scope.spawn(move || {
                     while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
-                        if stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
+                        let left = deadline
+                            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+                        if stop.load(Ordering::Relaxed)
+                            || INTERRUPTED.load(Ordering::Relaxed)
+                            || left.is_some_and(|l| l < 0.01)
+                        {
                             continue;
                         }
-                        let result = self.solve_case(f, order[i], time_limit, bar);
+                        let result = self.solve_case(f, order[i], left, bar);
                         if matches!(result, Ok((_, Some(_))) | Err(_)) {
                             // An army (or a failure) ends the sweep: start nothing new.
                             stop.store(true, Ordering::Relaxed);
@@ -507,7 +515,8 @@ impl Sweep {
         if let Some(e) = failure {
             return Err(e);
         }
-        if report.found.is_none() {
+        // Past the deadline the round is open anyway (cases were left): no certificates.
+        if report.found.is_none() && deadline.is_none_or(|d| Instant::now() < d) {
             self.certify(&mut slots, writer)?;
         }
         let found = report.found.is_some();

@@ -145,3 +145,18 @@ fn a_small_desert_is_solved_replayed_checked_and_counted() {
     assert_eq!(v["status"], "impossible");
     assert_eq!(solarmy(&["check", far.to_str().unwrap()]).0, 0);
 }
+
+/// A case sweep honours the time limit as a whole, not per case: the square desert of
+/// level 5 splits 33 men into thousands of quick cases (bug: a 300 s limit ran for 15 min).
+#[test]
+fn a_case_sweep_stops_at_the_time_limit() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/desert-square.toml");
+    let t = std::time::Instant::now();
+    let (code, out, err) = solarmy(&[
+        "solve", "--model", model, "--level", "5", "--time-limit", "5", "--json", "-q",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "time_limit");
+    assert!(t.elapsed().as_secs() < 120, "{:?}", t.elapsed());
+}
