@@ -326,7 +326,8 @@ fn index(vectors: &[Point], dimension: usize) -> i64 {
     g
 }
 
-fn det(m: &[&Point]) -> i64 {
+/// The determinant of a 2×2 or 3×3 integer matrix given by its rows.
+pub(super) fn det(m: &[&Point]) -> i64 {
     let a = |i: usize, j: usize| m[i][j] as i64;
     if m.len() == 2 {
         a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0)

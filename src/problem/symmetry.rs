@@ -101,13 +101,5 @@ fn window(dimension: usize) -> impl Iterator<Item = Point> {
 }
 
 fn determinant(m: &Matrix) -> i64 {
-    let a = |i: usize, j: usize| m[i][j] as i64;
-    match m.len() {
-        2 => a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0),
-        _ => {
-            a(0, 0) * (a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1))
-                - a(0, 1) * (a(1, 0) * a(2, 2) - a(1, 2) * a(2, 0))
-                + a(0, 2) * (a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0))
-        }
-    }
+    super::file::det(&m.iter().collect::<Vec<_>>())
 }
