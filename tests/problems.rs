@@ -153,7 +153,15 @@ fn a_case_sweep_stops_at_the_time_limit() {
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/desert-square.toml");
     let t = std::time::Instant::now();
     let (code, out, err) = solarmy(&[
-        "solve", "--model", model, "--level", "5", "--time-limit", "5", "--json", "-q",
+        "solve",
+        "--model",
+        model,
+        "--level",
+        "5",
+        "--time-limit",
+        "5",
+        "--json",
+        "-q",
     ]);
     assert_eq!(code, 3, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

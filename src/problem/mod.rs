@@ -39,16 +39,18 @@ impl Problem {
     /// Parses and validates a model file's text.
     pub fn parse(text: &str) -> Result<Problem, String> {
         let spec = file::parse(text)?;
+        let bundled = bundled_armies().iter().any(|a| a.problem().spec == spec);
+        Ok(Problem::from_spec(spec, text, bundled))
+    }
+
+    fn from_spec(spec: Spec, text: &str, bundled: bool) -> Problem {
         let symmetries = symmetry::derive(&spec);
-        let bundled = BUNDLED
-            .iter()
-            .any(|&(_, t)| file::parse(t).is_ok_and(|s| s == spec));
-        Ok(Problem {
+        Problem {
             spec,
             source: text.to_string(),
             bundled,
             symmetries,
-        })
+        }
     }
 
     /// Reads a model file; the error is one line starting with the file's name.
@@ -150,11 +152,10 @@ impl Army {
     }
 
     fn bundled(name: &str) -> Army {
-        let (_, text) = BUNDLED
+        *bundled_armies()
             .iter()
-            .find(|(n, _)| *n == name)
-            .expect("a bundled name");
-        Army::parse(text).expect("the bundled models are valid (tested)")
+            .find(|a| a.name() == name)
+            .expect("a bundled name")
     }
 
     pub fn conway() -> Army {
@@ -175,7 +176,7 @@ impl Army {
 
     /// The five armies of the paper, in its order.
     pub fn all() -> [Army; 5] {
-        BUNDLED.map(|(n, _)| Army::bundled(n))
+        *bundled_armies()
     }
 
     pub fn name(self) -> &'static str {
@@ -190,6 +191,19 @@ impl Army {
     pub fn lattice(self) -> Lattice {
         self.0.lattice.clone()
     }
+}
+
+/// The bundled models, parsed once per process.
+fn bundled_armies() -> &'static [Army; 5] {
+    static ARMIES: OnceLock<[Army; 5]> = OnceLock::new();
+    ARMIES.get_or_init(|| {
+        BUNDLED.map(|(_, text)| {
+            file::parse(text)
+                .map(|spec| Problem::from_spec(spec, text, true))
+                .and_then(Army::new)
+                .expect("the bundled models are valid (tested)")
+        })
+    })
 }
 
 impl PartialEq for Army {
