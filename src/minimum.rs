@@ -179,17 +179,40 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Why no army reaches the level: all start cells weigh at most 1 under the standard
+    /// function, or else under the improved function of every last jump; None when neither
+    /// holds (a sharper function decided it, which the proof format does not carry).
+    fn impossible_claim(&self) -> Option<Claim> {
+        let lattice = self.army.lattice();
+        let p = Pagoda::standard(&lattice);
+        let at = self.level.min(crate::pagoda::window_level(lattice.start));
+        let weight = p.start_profile(at).total();
+        if weight <= Golden::ONE {
+            let counted_at = (at < self.level).then_some(at);
+            return Some(Claim::Impossible { weight, counted_at });
+        }
+        let last_jumps: Vec<(Cell, Golden)> = lattice
+            .last_jump_directions()
+            .into_iter()
+            .map(|d| {
+                (
+                    d,
+                    Pagoda::improved(&lattice, d)
+                        .start_profile(self.level)
+                        .total(),
+                )
+            })
+            .collect();
+        let all_light = last_jumps.iter().all(|&(_, w)| w <= Golden::ONE);
+        all_light.then_some(Claim::Unreachable { last_jumps })
+    }
+
     /// The proof of this answer, for [`crate::proof::check`]: the play and the evidence of
     /// every round below it; None when there is nothing to prove (no army, no impossibility).
     pub fn proof(&self) -> Option<Proof> {
         let claim = match (self.status, self.min_size) {
             (Status::Impossible, _) if self.reason.is_some() && self.pagoda_bound.is_none() => {
-                let p = Pagoda::standard(&self.army.lattice());
-                let at = self.level.min(crate::pagoda::window_level(p.lattice.start));
-                Claim::Impossible {
-                    weight: p.start_profile(at).total(),
-                    counted_at: (at < self.level).then_some(at),
-                }
+                self.impossible_claim()?
             }
             (_, Some(men)) if self.verified => Claim::Minimum { men },
             _ => return None,

@@ -144,6 +144,24 @@ fn a_small_desert_is_solved_replayed_checked_and_counted() {
     ]);
     assert_eq!(v["status"], "impossible");
     assert_eq!(solarmy(&["check", far.to_str().unwrap()]).0, 0);
+    // Level 7: the standard function leaves it open, the improved function of the one last
+    // jump class rules it out; the proof states that weight and the checker recomputes it.
+    let seven = dir.join("desert-7.json");
+    let v = json(&[
+        "solve",
+        "--model",
+        &model,
+        "--level",
+        "7",
+        "--json",
+        "--proof",
+        seven.to_str().unwrap(),
+    ]);
+    assert_eq!(v["status"], "impossible");
+    assert_eq!(solarmy(&["check", seven.to_str().unwrap()]).0, 0);
+    let text = std::fs::read_to_string(&seven).unwrap();
+    std::fs::write(&seven, text.replace("398", "399")).unwrap();
+    assert_eq!(solarmy(&["check", seven.to_str().unwrap()]).0, 1);
 }
 
 /// A case sweep honours the time limit as a whole, not per case: the square desert of

@@ -144,6 +144,7 @@ impl Checker<'_> {
         self.army = army.unwrap();
         match p.claim {
             Claim::Impossible { weight, counted_at } => self.impossible(weight, counted_at),
+            Claim::Unreachable { ref last_jumps } => self.unreachable(last_jumps),
             Claim::Minimum { men } => self.minimum(men),
         }
     }
@@ -168,6 +169,33 @@ impl Checker<'_> {
         self.expect(total == weight && total <= Golden::ONE, || {
             format!("start rows weigh {total}, stated {weight}; impossible needs <= 1")
         })
+    }
+
+    /// Every last jump of the split, with the improved function of d a pagoda function on
+    /// the window (the premises) and the whole start region weighing at most 1 under it.
+    fn unreachable(&mut self, last_jumps: &[(Cell, Golden)]) -> Result<(), CheckError> {
+        self.summary.claim = "impossible".into();
+        self.symmetries()?;
+        let lattice = self.army.lattice();
+        let level = self.proof.level;
+        let window = crate::pagoda::window_level(lattice.start);
+        self.expect(level <= window, || {
+            format!("level {level} is beyond the window {window}")
+        })?;
+        for d in lattice.last_jump_directions() {
+            self.context = format!("{} {level}, d={d:?}", self.proof.army);
+            let stated = last_jumps.iter().find(|(e, _)| *e == d).map(|&(_, w)| w);
+            self.expect(stated.is_some(), || "this last jump is missing".into())?;
+            let space = Space::new(self.army, level, d, 40);
+            let premises = space.premises(space.exact_to());
+            self.expect(premises.is_ok(), || premises.clone().unwrap_err())?;
+            let pagoda = crate::pagoda::Pagoda::improved(&lattice, d);
+            let total = pagoda.start_profile(level).total();
+            self.expect(Some(total) == stated && total <= Golden::ONE, || {
+                format!("start cells weigh {total}, stated {stated:?}; impossible needs <= 1")
+            })?;
+        }
+        Ok(())
     }
 
     fn minimum(&mut self, men: u64) -> Result<(), CheckError> {

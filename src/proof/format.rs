@@ -41,6 +41,10 @@ pub struct Proof {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Claim {
+    /// No army reaches the level: for every last jump d of the split, all start cells
+    /// together weigh at most 1 under the improved function of d, under which the position
+    /// {d, 2d} before the last jump already weighs 1 (a finite army weighs strictly less).
+    Unreachable { last_jumps: Vec<(Cell, Golden)> },
     /// K men suffice and K − 1 do not.
     Minimum { men: u64 },
     /// No army reaches the level: all start cells together weigh `weight` <= 1. Beyond the
