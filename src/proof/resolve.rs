@@ -62,7 +62,8 @@ pub struct Opinion {
 }
 
 /// Solves `sys` as a pure integer feasibility problem with CBC, one thread, at most
-/// `time_limit` seconds. A time-out is Unknown, never Infeasible.
+/// `time_limit` seconds (CBC's default time mode counts CPU seconds, so on a busy machine
+/// the limit lasts longer than it reads). A time-out is Unknown, never Infeasible.
 #[cfg(feature = "cbc")]
 pub fn cbc(sys: &LinearSystem, time_limit: Option<f64>) -> Opinion {
     use coin_cbc::raw::{SecondaryStatus, Status};
