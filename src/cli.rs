@@ -37,9 +37,14 @@ const CHECK_HELP: &str = "Examples:
   solarmy solve --army conway --level 4 --proof conway-4.json && solarmy check conway-4.json
   solarmy check results/proofs/*
   solarmy check --json --certificates-only results/proofs/skew-6.json.gz
+  solarmy check --cbc --time-limit 3600 results/proofs/hexagonal-7.json.gz
+
+With --cbc (a build with --features cbc), CBC solves every infeasible integer program again,
+certified or not: CBC finding one feasible fails its step (the solvers disagree); a CBC
+time-out is reported as no verdict, never counted as a confirmation.
 
 Exit codes: 0 every step of every file holds, 1 a file is unreadable or a step fails (one line
-per bad file, naming its first failing step), 2 bad command line.";
+per bad file, naming its first failing step), 2 bad command line (or --cbc without CBC).";
 
 const VERIFY_HELP: &str = "Examples:
   solarmy verify --army diagonal --level 5 armies/diagonal-5-army.csv armies/diagonal-5-play.csv
@@ -148,20 +153,25 @@ pub struct CheckArgs {
     /// Accept only exact certificates: refuse any step that would rest on re-solving an IP
     #[arg(long)]
     pub certificates_only: bool,
-    /// Seconds HiGHS may spend re-solving one IP that has no certificate
+    /// Seconds HiGHS may spend re-solving one IP that has no certificate, and CBC one IP
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
     /// IPs without a certificate re-solved at once, one HiGHS each (default: the cores)
     #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
+    /// Ask CBC, a second MIP solver, to prove every infeasible IP too (needs a build with --features cbc)
+    #[arg(long)]
+    pub cbc: bool,
 }
 
 /// Re-verifies proof files; exit 0 only if every step of every file holds.
-pub fn check(a: &CheckArgs) -> Result<u8, String> {
+pub fn check(a: &CheckArgs) -> Result<u8, Error> {
+    check_cbc(a.cbc)?;
     let opts = crate::proof::check::Options {
         certificates_only: a.certificates_only,
         time_limit: a.time_limit,
         jobs: a.jobs as usize,
+        cbc: a.cbc,
     };
     let mut failed = 0;
     for path in &a.files {
@@ -169,27 +179,47 @@ pub fn check(a: &CheckArgs) -> Result<u8, String> {
             .and_then(|p| Ok(crate::proof::check::check(&p, &opts)?))
             .map_err(|e: crate::error::Error| e.to_string());
         match (&result, a.json) {
-            (Ok(s), true) => println!("{}", json!({"file": path, "ok": true, "summary": s})),
-            (Err(e), true) => println!("{}", json!({"file": path, "ok": false, "error": e})),
-            (Ok(s), false) => println!(
-                "{}: {} {}: {} proven: {} steps, {} rounds, {} cases, {} integer programs ({} exact certificates, {} re-solved by HiGHS), {:.2} s",
-                path.display(),
-                s.army,
-                s.level,
-                s.claim,
-                s.steps,
-                s.rounds,
-                s.cases,
-                s.ips,
-                s.certified,
-                s.solver_only,
-                s.seconds
-            ),
+            (Ok(s), true) => emitln(&json!({"file": path, "ok": true, "summary": s}).to_string())?,
+            (Err(e), true) => emitln(&json!({"file": path, "ok": false, "error": e}).to_string())?,
+            (Ok(s), false) => emitln(&check_line(path, s))?,
             (Err(e), false) => eprintln!("solarmy: {}: {e}", path.display()),
         }
         failed += result.is_err() as usize;
     }
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// One file's summary for people: what was proven, on what, and what CBC said.
+fn check_line(path: &Path, s: &crate::proof::check::Summary) -> String {
+    let cbc = s.cbc.as_ref().map_or(String::new(), |c| {
+        let open = c
+            .cbc_no_verdict_at
+            .iter()
+            .map(|a| format!("; no verdict at {a}"));
+        format!(
+            "; CBC confirmed {} of {} ({} no verdict), {:.2} s, slowest {:.2} s{}",
+            c.cbc_confirmed,
+            s.ips,
+            c.cbc_no_verdict,
+            c.cbc_seconds,
+            c.cbc_max_seconds,
+            open.collect::<String>()
+        )
+    });
+    format!(
+        "{}: {} {}: {} proven: {} steps, {} rounds, {} cases, {} integer programs ({} exact certificates, {} re-solved by HiGHS), {:.2} s{cbc}",
+        path.display(),
+        s.army,
+        s.level,
+        s.claim,
+        s.steps,
+        s.rounds,
+        s.cases,
+        s.ips,
+        s.certified,
+        s.solver_only,
+        s.seconds
+    )
 }
 
 #[derive(Args, Debug)]

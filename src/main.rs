@@ -60,7 +60,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cli::verify(&a),
         Command::Bounds(a) => cli::bounds(&a),
         Command::Cases(a) => cli::cases(&a),
-        Command::Check(a) => cli::check(&a).map_err(Into::into),
+        Command::Check(a) => cli::check(&a),
         Command::Certify(a) => solarmy::cli_certify::run(&a),
         Command::Count(a) => solarmy::cli_count::run(&a),
         Command::Moves(a) => solarmy::cli_moves::moves(&a),

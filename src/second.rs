@@ -6,6 +6,10 @@
 //! far less likely to owe that verdict to a solver bug. CBC comes from Debian's
 //! coinor-libcbc-dev and is linked only in builds with `--features cbc`; the default build
 //! answers that it is not there.
+//!
+//! This is the search's second opinion, on the search's model. The proof checker asks CBC
+//! on its own rebuilt system instead (`check --cbc`, [`crate::proof::resolve::cbc`]), which
+//! is what `scripts/cbc-check` runs over every published proof.
 
 use crate::board::Board;
 use crate::model::Spec;

@@ -1,6 +1,7 @@
-//! The second opinion: every IP HiGHS calls infeasible is solved again by CBC.
-//! Runs only in builds with `--features cbc` (Debian's coinor-libcbc-dev); the default build
-//! checks that `--cbc` is refused with one line rather than ignored.
+//! The second opinion: every IP HiGHS calls infeasible is solved again by CBC, during a
+//! search (`solve --cbc`, `cases --cbc`) and by the proof checker (`check --cbc`, on its own
+//! system). Runs only in builds with `--features cbc` (Debian's coinor-libcbc-dev); the
+//! default build checks that `--cbc` is refused with one line rather than ignored.
 
 mod common;
 use common::solarmy;
@@ -12,6 +13,46 @@ fn cbc_is_refused_when_not_built_in() {
     assert_ne!(code, 0);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("--features cbc"), "{err}");
+}
+
+#[cfg(not(feature = "cbc"))]
+#[test]
+fn check_cbc_is_refused_up_front_when_not_built_in() {
+    let proof = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/results/proofs/conway-4.json.gz"
+    );
+    let (code, out, err) = solarmy(&["check", "--cbc", "--json", proof]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "checked anyway: {out}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("--features cbc"), "{err}");
+    // Without --cbc the summary says nothing of CBC.
+    let (code, out, err) = solarmy(&["check", "--json", proof]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("\"cbc_"), "{out}");
+}
+
+/// `check --cbc` on published proofs (direct rounds; the cheap ones): CBC confirms every
+/// infeasible program of the checker's own system, and its time is reported.
+#[cfg(feature = "cbc")]
+#[test]
+fn check_cbc_confirms_every_program_of_a_proof() {
+    for entry in ["conway-4", "hexagonal-5", "diagonal-8"] {
+        let proof = format!(
+            "{}/results/proofs/{entry}.json.gz",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let (code, out, err) =
+            solarmy(&["check", "--cbc", "--json", "--time-limit", "600", &proof]);
+        assert_eq!(code, 0, "{entry}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let s = &v["summary"];
+        assert!(s["ips"].as_u64().unwrap() > 0, "{entry}: {s}");
+        assert_eq!(s["cbc_confirmed"], s["ips"], "{entry}: {s}");
+        assert_eq!(s["cbc_no_verdict"], 0, "{entry}: {s}");
+        assert!(s["cbc_max_seconds"].as_f64().unwrap() <= s["cbc_seconds"].as_f64().unwrap());
+    }
 }
 
 #[cfg(feature = "cbc")]

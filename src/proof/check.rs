@@ -9,13 +9,15 @@
 //! every split round and every reduction ([`super::profiles`]), and every integer program
 //! ([`super::ip`]), whose infeasibility it accepts from an exact certificate
 //! ([`super::farkas`]) or, failing one, from HiGHS solving the checker's own system again
-//! ([`super::resolve`]), counted apart.
+//! ([`super::resolve`]), counted apart. With [`Options::cbc`], CBC solves every infeasible
+//! program's system too, certified or not: a CBC "feasible" fails the step (the solvers
+//! disagree), and a CBC time-out is counted as no verdict, never as a confirmation.
 
 use super::farkas;
 use super::format::*;
 use super::ip;
 use super::profiles;
-use super::resolve::{Resolved, resolve};
+use super::resolve::{Resolved, cbc, resolve};
 use super::space::Space;
 use crate::geometry::{Cell, apply};
 use crate::golden::Golden;
@@ -59,16 +61,36 @@ pub struct Summary {
     pub certified: usize,
     pub solver_only: usize,
     pub seconds: f64,
+    /// CBC's second opinion, when asked for (flattened: `cbc_confirmed`, ...).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub cbc: Option<CbcSummary>,
+}
+
+/// What CBC said of the infeasible integer programs of a proof.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CbcSummary {
+    /// Programs CBC also proved infeasible.
+    pub cbc_confirmed: usize,
+    /// Programs CBC gave no verdict on (time limit, or stopped otherwise): not confirmed.
+    pub cbc_no_verdict: usize,
+    /// Seconds CBC spent, in all and on the slowest program.
+    pub cbc_seconds: f64,
+    pub cbc_max_seconds: f64,
+    /// The step and context of each program left without a verdict, to rerun with more time.
+    pub cbc_no_verdict_at: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Refuse integer programs without an exact certificate instead of re-solving them.
     pub certificates_only: bool,
-    /// Seconds HiGHS may spend on one integer program without a certificate.
+    /// Seconds HiGHS may spend on one integer program without a certificate, and CBC on
+    /// any one program.
     pub time_limit: Option<f64>,
     /// Programs without a certificate re-solved at once, one HiGHS each (0: one per core).
     pub jobs: usize,
+    /// Ask CBC too about every infeasible integer program (a build with `--features cbc`).
+    pub cbc: bool,
 }
 
 struct Checker<'a> {
@@ -95,6 +117,7 @@ pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
         summary: Summary {
             army: proof.army.clone(),
             level: proof.level,
+            cbc: opts.cbc.then(CbcSummary::default),
             ..Summary::default()
         },
         deferred: Vec::new(),
@@ -472,7 +495,8 @@ impl Checker<'_> {
         }
     }
 
-    /// The program of `ip` has no integer solution: by its certificate, or by HiGHS.
+    /// The program of `ip` has no integer solution: by its certificate, or by HiGHS; and,
+    /// when asked, by CBC too.
     fn infeasible(&mut self, space: &Space, ip: &IpProof) -> Result<(), CheckError> {
         let sys = ip::build(space, &ip.def).map_err(|e| self.fail(e))?;
         self.expect(
@@ -491,14 +515,46 @@ impl Checker<'_> {
         if let Some(tree) = &ip.certificate {
             let r = farkas::check_tree(&sys, tree);
             self.summary.certified += 1;
-            return self.expect(r.is_ok(), || format!("certificate: {}", r.unwrap_err()));
+            self.expect(r.is_ok(), || format!("certificate: {}", r.unwrap_err()))?;
+        } else {
+            self.expect(!self.opts.certificates_only, || {
+                "no exact certificate, and solvers were not allowed".into()
+            })?;
+            if self.opts.cbc {
+                self.second_opinion(&sys)?;
+            }
+            // HiGHS re-solves it after the walk, in parallel, under this step.
+            self.step += 1;
+            self.summary.solver_only += 1;
+            self.deferred.push((self.step, self.context.clone(), sys));
+            return Ok(());
         }
-        self.expect(!self.opts.certificates_only, || {
-            "no exact certificate, and solvers were not allowed".into()
+        if self.opts.cbc {
+            self.second_opinion(&sys)?;
+        }
+        Ok(())
+    }
+
+    /// CBC on the checker's system: infeasible confirms, feasible fails the step, anything
+    /// else is recorded as no verdict (the proof's own steps still decide the check).
+    fn second_opinion(&mut self, sys: &farkas::LinearSystem) -> Result<(), CheckError> {
+        let o = cbc(sys, self.opts.time_limit);
+        self.expect(o.verdict != Resolved::Feasible, || {
+            format!(
+                "CBC, solving the checker's program, finds it feasible: {}; the solvers disagree",
+                o.note
+            )
         })?;
-        self.step += 1;
-        self.summary.solver_only += 1;
-        self.deferred.push((self.step, self.context.clone(), sys));
+        let at = format!("step {} ({}): {}", self.step, self.context, o.note);
+        let s = self.summary.cbc.get_or_insert_with(CbcSummary::default);
+        s.cbc_seconds += o.seconds;
+        s.cbc_max_seconds = s.cbc_max_seconds.max(o.seconds);
+        if o.verdict == Resolved::Infeasible {
+            s.cbc_confirmed += 1;
+        } else {
+            s.cbc_no_verdict += 1;
+            s.cbc_no_verdict_at.push(at);
+        }
         Ok(())
     }
 

@@ -1,13 +1,17 @@
-//! The checker's fallback for an integer program without an exact certificate: solve the
-//! checker's own [`LinearSystem`] again with HiGHS (through the `highs` crate, not the
-//! search's model or solver code). Such a step rests on the solver's word, and the checker
-//! counts it apart from the certified ones.
+//! The checker's solvers, both on its own rebuilt [`LinearSystem`] (never the search's
+//! model or solver code): HiGHS ([`resolve`]), the fallback for an integer program without
+//! an exact certificate, whose step then rests on the solver's word and is counted apart;
+//! and CBC ([`cbc`]), the second opinion `check --cbc` asks of every infeasible program,
+//! certified or not. HiGHS and CBC share no code (presolve, cuts, branching, tolerances), so
+//! a program both call infeasible is far less likely to owe that to a solver bug. CBC comes
+//! from Debian's coinor-libcbc-dev through the `coin_cbc` crate and is linked only in builds
+//! with `--features cbc` ([`CBC_AVAILABLE`]).
 
 use super::farkas::LinearSystem;
 use highs::{HighsModelStatus, RowProblem, Sense};
 use std::ops::Bound;
 
-/// What HiGHS said of a system.
+/// What a solver said of a system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resolved {
     Infeasible,
@@ -20,7 +24,7 @@ fn bounds(lo: Option<i64>, hi: Option<i64>) -> (Bound<f64>, Bound<f64>) {
     (b(lo), b(hi))
 }
 
-/// Solves `sys` as a pure integer feasibility problem.
+/// Solves `sys` as a pure integer feasibility problem with HiGHS.
 pub fn resolve(sys: &LinearSystem, time_limit: Option<f64>) -> Resolved {
     let mut pb = RowProblem::default();
     let cols: Vec<_> = sys
@@ -41,5 +45,156 @@ pub fn resolve(sys: &LinearSystem, time_limit: Option<f64>) -> Resolved {
         Ok(HighsModelStatus::Infeasible) => Resolved::Infeasible,
         Ok(HighsModelStatus::Optimal) => Resolved::Feasible,
         _ => Resolved::Unknown,
+    }
+}
+
+/// Whether this build links CBC, so that `check --cbc` can be refused up front without it.
+pub const CBC_AVAILABLE: bool = cfg!(feature = "cbc");
+
+/// CBC's verdict on one system.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opinion {
+    pub verdict: Resolved,
+    /// Why: for Feasible, whether CBC's point satisfies every row exactly once rounded (a
+    /// real counterexample) or only within CBC's tolerances; for Unknown, why CBC stopped.
+    pub note: String,
+    pub seconds: f64,
+}
+
+/// Solves `sys` as a pure integer feasibility problem with CBC, one thread, at most
+/// `time_limit` seconds (CBC's default time mode counts CPU seconds, so on a busy machine
+/// the limit lasts longer than it reads). A time-out is Unknown, never Infeasible.
+#[cfg(feature = "cbc")]
+pub fn cbc(sys: &LinearSystem, time_limit: Option<f64>) -> Opinion {
+    use coin_cbc::raw::{SecondaryStatus, Status};
+    let t0 = std::time::Instant::now();
+    let mut m = coin_cbc::Model::default();
+    let cols: Vec<_> = sys
+        .cols
+        .iter()
+        .map(|&(l, u)| {
+            let c = m.add_integer();
+            m.set_col_lower(c, l as f64);
+            m.set_col_upper(c, u.map_or(f64::INFINITY, |u| u as f64));
+            c
+        })
+        .collect();
+    for r in &sys.rows {
+        let row = m.add_row();
+        m.set_row_lower(row, r.lo.map_or(f64::NEG_INFINITY, |v| v as f64));
+        m.set_row_upper(row, r.hi.map_or(f64::INFINITY, |v| v as f64));
+        for &(c, a) in &r.coefs {
+            m.set_weight(row, cols[c], a as f64);
+        }
+    }
+    m.set_obj_sense(coin_cbc::Sense::Minimize);
+    // Quiet, or CBC's log would mix into `check --json` on stdout.
+    m.set_log_level(0);
+    m.set_parameter("log", "0");
+    // 0 is CBC's serial search: one thread (1 would start its threaded code with one worker).
+    m.set_parameter("threads", "0");
+    if let Some(t) = time_limit {
+        m.set_parameter("seconds", &format!("{}", t.max(0.01)));
+    }
+    let sol = m.solve();
+    let raw = sol.raw();
+    let (verdict, note) = match (raw.status(), raw.secondary_status()) {
+        (Status::Finished | Status::Unlaunched, _) if raw.is_proven_infeasible() => {
+            (Resolved::Infeasible, String::new())
+        }
+        (Status::Finished | Status::Unlaunched, _) if raw.is_proven_optimal() => {
+            (Resolved::Feasible, exactly(sys, raw.col_solution()))
+        }
+        (_, SecondaryStatus::StoppedOnTime) => (Resolved::Unknown, "time limit".into()),
+        (s, why) => (Resolved::Unknown, format!("CBC stopped: {s:?}, {why:?}")),
+    };
+    Opinion {
+        verdict,
+        note,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+/// Without CBC linked: no verdict (the command line refuses `--cbc` before this is reached).
+#[cfg(not(feature = "cbc"))]
+pub fn cbc(_sys: &LinearSystem, _time_limit: Option<f64>) -> Opinion {
+    Opinion {
+        verdict: Resolved::Unknown,
+        note: "built without the cbc feature".into(),
+        seconds: 0.0,
+    }
+}
+
+/// Whether CBC's point, rounded to integers, satisfies every bound and row of `sys` exactly
+/// (i128, no tolerance): says which, so that a disagreement tells a counterexample to the
+/// proof from a tolerance artefact of CBC's.
+#[cfg_attr(not(feature = "cbc"), allow(dead_code))]
+fn exactly(sys: &LinearSystem, x: &[f64]) -> String {
+    let x: Vec<i128> = x.iter().map(|v| v.round() as i128).collect();
+    if x.len() != sys.cols.len() {
+        return "CBC returned no point".into();
+    }
+    let out = |v: i128, lo: Option<i64>, hi: Option<i64>| {
+        lo.is_some_and(|l| v < l as i128) || hi.is_some_and(|h| v > h as i128)
+    };
+    if let Some(c) = (0..x.len()).find(|&c| out(x[c], Some(sys.cols[c].0), sys.cols[c].1)) {
+        return format!("its point breaks the bounds of column {c} once rounded");
+    }
+    for (i, r) in sys.rows.iter().enumerate() {
+        let v: i128 = r.coefs.iter().map(|&(c, a)| a as i128 * x[c]).sum();
+        if out(v, r.lo, r.hi) {
+            return format!("its point breaks row {i} once rounded (within CBC's tolerances only)");
+        }
+    }
+    "its point, rounded, satisfies every row exactly".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::farkas::Row;
+
+    /// x, y in 0..=3 with x + y = 3 (feasible), or with 2x + 2y = 3 (the parity trap:
+    /// LP-feasible, integer-infeasible, so CBC must branch or cut to say so).
+    fn system(parity_trap: bool) -> LinearSystem {
+        let row = |coefs: Vec<(usize, i64)>, v| Row {
+            coefs,
+            lo: Some(v),
+            hi: Some(v),
+        };
+        LinearSystem {
+            cols: vec![(0, Some(3)), (0, Some(3))],
+            rows: if parity_trap {
+                vec![row(vec![(0, 2), (1, 2)], 3)]
+            } else {
+                vec![row(vec![(0, 1), (1, 1)], 3)]
+            },
+        }
+    }
+
+    #[test]
+    fn a_rounded_point_is_checked_exactly() {
+        let sys = system(false);
+        assert!(exactly(&sys, &[1.0, 2.0]).contains("exactly"));
+        assert!(exactly(&sys, &[1.0, 1.0]).contains("row 0"));
+        assert!(exactly(&sys, &[4.0, -1.0]).contains("column 0"));
+        assert!(exactly(&sys, &[1.0]).contains("no point"));
+    }
+
+    #[cfg(feature = "cbc")]
+    #[test]
+    fn cbc_tells_feasible_from_infeasible() {
+        assert_eq!(cbc(&system(true), Some(60.0)).verdict, Resolved::Infeasible);
+        let yes = cbc(&system(false), Some(60.0));
+        assert_eq!(yes.verdict, Resolved::Feasible, "{yes:?}");
+        assert!(yes.note.contains("exactly"), "{yes:?}");
+        assert_eq!(resolve(&system(true), Some(60.0)), Resolved::Infeasible);
+    }
+
+    #[cfg(not(feature = "cbc"))]
+    #[test]
+    fn without_cbc_there_is_no_verdict() {
+        const { assert!(!CBC_AVAILABLE) };
+        assert_eq!(cbc(&system(true), None).verdict, Resolved::Unknown);
     }
 }
