@@ -29,6 +29,7 @@ pub mod model;
 pub mod moves;
 pub mod order;
 pub mod pagoda;
+pub mod peg;
 pub mod problem;
 pub mod proof;
 pub mod regiment;

@@ -1,0 +1,304 @@
+//! Settles one board problem: from every hole filled but the vacancy, can play end with one
+//! man on the finish? The answer is a verified play, or a reason the checker re-verifies.
+//!
+//! In order, cheapest first:
+//! 1. *Position class* ([`super::classes`]): a GF(2) invariant on which start and finish
+//!    differ.
+//! 2. *Resource count*: the jump program's LP relaxation is infeasible, with an exact Farkas
+//!    certificate ([`crate::certify::farkas`]). Its multipliers on the hole rows are a
+//!    resource count (a pagoda function of the board) that the start has less of than the
+//!    finish needs.
+//! 3. *Jump integer program* (Kiyomi and Matsui): one integer column per jump, its count;
+//!    one row per hole, (men at the finish) − (men at the start) = landings − departures −
+//!    jumps over it. HiGHS solves it; the backtracker ([`crate::order`]) orders the jump
+//!    multiset into a play. A vector it cannot order gets a no-good cut that removes that
+//!    vector only, and the program is solved again. When the plain program is infeasible, a
+//!    branch-and-bound certificate ([`crate::certify::tree`]) proves it. A program made
+//!    infeasible by cuts proves nothing: the problem is then reported undecided, never
+//!    unsolvable.
+
+use super::classes::{self, Mask};
+use super::{Jump, PegBoard};
+use crate::geometry::Cell;
+use crate::order::{self, Ordering};
+use crate::proof::farkas::{Farkas, LinearSystem, Row, Tree};
+use crate::verify::Step;
+use highs::{HighsModelStatus, RowProblem, Sense};
+use std::time::Instant;
+
+/// How a problem was settled.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// A play, verified by the independent replay.
+    Solvable { play: Vec<Step> },
+    /// A position-class witness: an invariant set of holes.
+    Class { witness: Mask },
+    /// The LP relaxation is infeasible: a resource count, as a Farkas certificate.
+    ResourceCount { certificate: Farkas },
+    /// The integer program is infeasible: a branch-and-bound certificate.
+    Ip { certificate: Tree },
+    /// Neither a play nor a proof within the limits.
+    Undecided { why: String },
+}
+
+impl Verdict {
+    /// The reason's short name (the catalogue's `reason` column).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Verdict::Solvable { .. } => "play",
+            Verdict::Class { .. } => "position class",
+            Verdict::ResourceCount { .. } => "resource count",
+            Verdict::Ip { .. } => "integer program",
+            Verdict::Undecided { .. } => "undecided",
+        }
+    }
+
+    pub fn solvable(&self) -> Option<bool> {
+        match self {
+            Verdict::Solvable { .. } => Some(true),
+            Verdict::Undecided { .. } => None,
+            _ => Some(false),
+        }
+    }
+}
+
+/// Limits of one problem's search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Backtracker nodes per jump vector.
+    pub order_budget: u64,
+    /// Jump vectors tried (each one not ordered adds a cut).
+    pub max_vectors: usize,
+    /// Vectors tried before the forward search, and its node budget.
+    pub first_vectors: usize,
+    pub search_budget: u64,
+    /// Nodes and seconds of the branch-and-bound certificate search.
+    pub tree_nodes: usize,
+    pub tree_seconds: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            order_budget: 200_000,
+            max_vectors: 60,
+            first_vectors: 3,
+            search_budget: 3_000_000,
+            tree_nodes: 20_000,
+            tree_seconds: 300.0,
+        }
+    }
+}
+
+/// A settled problem.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub vacancy: Cell,
+    pub finish: Cell,
+    pub verdict: Verdict,
+    /// Integer programs solved, and jump vectors the backtracker could not order.
+    pub ips: usize,
+    pub cuts: usize,
+    pub seconds: f64,
+}
+
+/// The jump program: columns are the board's jumps in order, each 0..=N−2 (a play has
+/// exactly N − 2 jumps: every jump removes one man, from N − 1 to 1); one row per hole in
+/// order, landings − departures − jumps over it = finish − start there.
+pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
+    let n = board.cells.len();
+    let mut coefs: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
+    for (j, &Jump { from, over, to }) in board.jumps.iter().enumerate() {
+        coefs[from].push((j, -1));
+        coefs[over].push((j, -1));
+        coefs[to].push((j, 1));
+    }
+    let rows = coefs
+        .into_iter()
+        .enumerate()
+        .map(|(h, mut c)| {
+            c.sort();
+            let rhs = (h == finish) as i64 - (h != vacancy) as i64;
+            Row {
+                coefs: c,
+                lo: Some(rhs),
+                hi: Some(rhs),
+            }
+        })
+        .collect();
+    LinearSystem {
+        cols: vec![(0, Some(n as i64 - 2)); board.jumps.len()],
+        rows,
+    }
+}
+
+/// Settles (vacancy, finish) on the board.
+pub fn settle(board: &PegBoard, vacancy: Cell, finish: Cell, limits: &Limits) -> Result<Outcome, String> {
+    let t0 = Instant::now();
+    let v = board.hole(vacancy, "the vacancy")?;
+    let f = board.hole(finish, "the finish")?;
+    let mut out = Outcome {
+        vacancy,
+        finish,
+        verdict: Verdict::Undecided { why: String::new() },
+        ips: 0,
+        cuts: 0,
+        seconds: 0.0,
+    };
+    out.verdict = if let Some(w) = classes::witness(board, v, f) {
+        Verdict::Class { witness: w }
+    } else {
+        let sys = system(board, v, f);
+        match crate::certify::farkas(&sys) {
+            Some(certificate) => Verdict::ResourceCount { certificate },
+            None => search(board, v, f, &sys, limits, &mut out),
+        }
+    };
+    out.seconds = t0.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// Step 3: the jump program with cuts and the backtracker; when its first vectors do not
+/// order, the forward search ([`super::play`]); then the remaining vectors. Infeasible
+/// without cuts: the certificate search.
+fn search(board: &PegBoard, v: usize, f: usize, sys: &LinearSystem, limits: &Limits, out: &mut Outcome) -> Verdict {
+    let arena = arena(board);
+    let start: Vec<usize> = (0..board.cells.len()).filter(|&h| h != v).collect();
+    let target = board.cells[f];
+    let priority = |j: usize| {
+        let (x, y) = arena.cells[arena.jumps[j].from];
+        ((x - target.0).pow(2) + (y - target.1).pow(2)) as i64
+    };
+    let mut cuts: Vec<Vec<(usize, u32)>> = Vec::new();
+    while cuts.len() < limits.max_vectors {
+        if cuts.len() == limits.first_vectors
+            && let Some(seq) = super::play::find(board, v, f, limits.search_budget)
+        {
+            return replayed(board, v, f, &seq);
+        }
+        out.ips += 1;
+        let Some(jumps) = solve(sys, &cuts) else {
+            if cuts.is_empty() {
+                return prove(sys, limits);
+            }
+            return Verdict::Undecided {
+                why: format!(
+                    "the jump program has no solution left after {} cuts of vectors the backtracker could not order",
+                    cuts.len()
+                ),
+            };
+        };
+        match order::order(&arena, &start, &jumps, priority, limits.order_budget) {
+            Ordering::Found(seq) => return replayed(board, v, f, &seq),
+            Ordering::Impossible | Ordering::Budget => {
+                out.cuts += 1;
+                cuts.push(jumps);
+            }
+        }
+    }
+    Verdict::Undecided {
+        why: format!("{} jump vectors found, none ordered into a play; the forward search found none", cuts.len()),
+    }
+}
+
+/// A play from board jump indices, checked by the independent replay.
+fn replayed(board: &PegBoard, v: usize, f: usize, seq: &[usize]) -> Verdict {
+    let play: Vec<Step> = seq
+        .iter()
+        .map(|&j| {
+            let Jump { from, over, to } = board.jumps[j];
+            Step {
+                from: board.cells[from],
+                over: board.cells[over],
+                to: board.cells[to],
+            }
+        })
+        .collect();
+    let holes = board.cells.iter().copied().collect();
+    let men: Vec<Cell> = (0..board.cells.len())
+        .filter(|&h| h != v)
+        .map(|h| board.cells[h])
+        .collect();
+    match crate::verify::replay_board(&holes, &board.directions, &men, &play, board.cells[f]) {
+        Ok(_) => Verdict::Solvable { play },
+        Err(e) => Verdict::Undecided {
+            why: format!("the play found does not replay: {e}"),
+        },
+    }
+}
+
+/// The plain program is infeasible: find an exact certificate, or say why not.
+fn prove(sys: &LinearSystem, limits: &Limits) -> Verdict {
+    match crate::certify::tree(sys, limits.tree_nodes, Some(limits.tree_seconds)) {
+        Some(certificate) => Verdict::Ip { certificate },
+        None => Verdict::Undecided {
+            why: "HiGHS finds the jump program infeasible, but no exact certificate was found within the limits".into(),
+        },
+    }
+}
+
+/// The board in the backtracker's form (every hole may hold a man at the start).
+fn arena(board: &PegBoard) -> crate::board::Board {
+    let n = board.cells.len();
+    crate::board::Board {
+        cells: board.cells.clone(),
+        index: board.index.clone(),
+        exponent: vec![None; n],
+        start: vec![true; n],
+        jumps: board
+            .jumps
+            .iter()
+            .map(|j| crate::board::Jump {
+                from: j.from,
+                over: j.over,
+                to: j.to,
+            })
+            .collect(),
+        loss: vec![crate::golden::Golden::ZERO; board.jumps.len()],
+        level: 0,
+    }
+}
+
+/// Solves the program with every cut: a jump vector (jump, count > 0), or None when HiGHS
+/// finds it infeasible. A cut on a vector x* says some jump j of its support has
+/// x_j <= x*_j − 1 (binary z_j picks it): since every solution has the same number of jumps,
+/// x != x* exactly when some count of x*'s support drops, so this removes x* and nothing else.
+fn solve(sys: &LinearSystem, cuts: &[Vec<(usize, u32)>]) -> Option<Vec<(usize, u32)>> {
+    let mut pb = RowProblem::default();
+    let upper = sys.cols.first().and_then(|c| c.1).unwrap_or(0) as f64;
+    let cols: Vec<_> = sys
+        .cols
+        .iter()
+        .map(|_| pb.add_integer_column(0.0, 0.0..=upper))
+        .collect();
+    for r in &sys.rows {
+        let rhs = r.lo.unwrap_or(0) as f64;
+        pb.add_row(rhs..=rhs, r.coefs.iter().map(|&(c, a)| (cols[c], a as f64)));
+    }
+    for cut in cuts {
+        let z: Vec<_> = cut
+            .iter()
+            .map(|_| pb.add_integer_column(0.0, 0.0..=1.0))
+            .collect();
+        pb.add_row(1.0.., z.iter().map(|&zj| (zj, 1.0)));
+        for (&(j, count), &zj) in cut.iter().zip(&z) {
+            // x_j + U·z_j <= x*_j − 1 + U
+            pb.add_row(..=(count as f64 - 1.0 + upper), [(cols[j], 1.0), (zj, upper)]);
+        }
+    }
+    let mut model = pb.optimise(Sense::Minimise);
+    model.make_quiet();
+    let solved = model.try_solve().ok()?;
+    if solved.status() != HighsModelStatus::Optimal {
+        return None;
+    }
+    let sol = solved.get_solution();
+    Some(
+        sol.columns()[..sys.cols.len()]
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x > 0.5)
+            .map(|(j, x)| (j, x.round() as u32))
+            .collect(),
+    )
+}
