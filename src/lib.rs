@@ -16,6 +16,7 @@ pub mod bounds;
 pub mod cases;
 pub mod certify;
 pub mod cli;
+pub mod cli_board;
 pub mod cli_count;
 pub mod cli_moves;
 pub mod count;

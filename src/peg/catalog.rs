@@ -145,3 +145,45 @@ pub fn svg(board: &PegBoard, outcomes: &[Outcome]) -> String {
     s.push_str("</svg>\n");
     s
 }
+
+/// A picture of one play: the board, the vacancy ringed, each jump an arrow from its
+/// from-hole to its landing hole, numbered, the last man's hole filled.
+pub fn play_svg(board: &PegBoard, vacancy: Cell, play: &[crate::verify::Step]) -> String {
+    let pts: Vec<(f64, f64)> = board.cells.iter().map(|&c| place(board, c)).collect();
+    let (x0, x1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (y0, y1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let unit = 48.0;
+    let at = |c: Cell| {
+        let (px, py) = place(board, c);
+        ((px - x0 + 1.0) * unit, (y1 - py + 1.0) * unit + 20.0)
+    };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" font-family=\"sans-serif\" font-size=\"11\">\n",
+        (x1 - x0 + 2.0) * unit,
+        (y1 - y0 + 2.0) * unit + 20.0
+    );
+    let last = play.last().map(|st| st.to);
+    let _ = writeln!(
+        s,
+        "<text x=\"4\" y=\"14\" font-size=\"13\">{}: vacancy ({},{}), {} jumps, {} moves</text>",
+        board.name,
+        vacancy.0,
+        vacancy.1,
+        play.len(),
+        crate::verify::count_moves(play)
+    );
+    for &c in &board.cells {
+        let (cx, cy) = at(c);
+        let fill = if Some(c) == last { "#2a7" } else { "#eee" };
+        let ring = if c == vacancy { "#c22" } else { "#555" };
+        let _ = writeln!(s, "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"9\" fill=\"{fill}\" stroke=\"{ring}\" stroke-width=\"2\"/>");
+    }
+    for (i, st) in play.iter().enumerate() {
+        let ((ax, ay), (bx, by)) = (at(st.from), at(st.to));
+        let _ = writeln!(s, "<line x1=\"{ax:.1}\" y1=\"{ay:.1}\" x2=\"{bx:.1}\" y2=\"{by:.1}\" stroke=\"#36c\" stroke-opacity=\"0.5\"/>");
+        let (mx, my) = at(st.over);
+        let _ = writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"#036\">{}</text>", mx + 6.0, my - 6.0 - (i % 2) as f64 * 9.0, i + 1);
+    }
+    s.push_str("</svg>\n");
+    s
+}

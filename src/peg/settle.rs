@@ -302,3 +302,56 @@ fn solve(sys: &LinearSystem, cuts: &[Vec<(usize, u32)>]) -> Option<Vec<(usize, u
             .collect(),
     )
 }
+
+/// The proof file of a settled problem (None when it is undecided), for `solarmy check`.
+pub fn proof(board: &PegBoard, o: &Outcome) -> Option<crate::proof::format::Proof> {
+    use crate::proof::format::{BoardClaim, BoardVerdict, Claim, FORMAT, Play, Proof};
+    let v = board.index[&o.vacancy];
+    let f = board.index[&o.finish];
+    let mut play = None;
+    let verdict = match &o.verdict {
+        Verdict::Solvable { play: steps } => {
+            play = Some(Play {
+                army: (0..board.cells.len())
+                    .filter(|&h| h != v)
+                    .map(|h| board.cells[h])
+                    .collect(),
+                jumps: steps.iter().map(|s| (s.from, s.over, s.to)).collect(),
+            });
+            BoardVerdict::Solvable
+        }
+        Verdict::Class { witness } => {
+            let start = classes::start_mask(board, v);
+            BoardVerdict::PositionClass {
+                witness: classes::cells_of(board, *witness),
+                start_parity: ((witness & start).count_ones() % 2) as u8,
+                finish_parity: (witness >> f & 1) as u8,
+            }
+        }
+        Verdict::ResourceCount { certificate } => no_vector(board, Tree::Leaf(certificate.clone())),
+        Verdict::Ip { certificate } => no_vector(board, certificate.clone()),
+        Verdict::Undecided { .. } => return None,
+    };
+    Some(Proof {
+        format: FORMAT.into(),
+        program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
+        army: board.name.clone(),
+        model: Some(board.source.clone()),
+        level: 0,
+        claim: Claim::Board(BoardClaim {
+            vacancy: o.vacancy,
+            finish: o.finish,
+            verdict,
+        }),
+        play,
+        rounds: Vec::new(),
+    })
+}
+
+fn no_vector(board: &PegBoard, certificate: Tree) -> crate::proof::format::BoardVerdict {
+    crate::proof::format::BoardVerdict::NoJumpVector {
+        rows: board.cells.len(),
+        cols: board.jumps.len(),
+        certificate,
+    }
+}
