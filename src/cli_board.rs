@@ -178,7 +178,7 @@ fn write_files(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<(), Error> {
 fn catalog_summary(board: &PegBoard, outcomes: &[Outcome], seconds: f64) -> String {
     let count = |r: &str| outcomes.iter().filter(|o| o.verdict.reason() == r).count();
     format!(
-        "{}: {} holes, {} symmetries, {} problems up to symmetry: {} solvable; not solvable: {} by position class, {} by resource count, {} by integer program; {} undecided ({:.1} s)",
+        "{}: {} holes, {} symmetries, {} problems up to symmetry: {} solvable; not solvable: {} by position class, {} by resource count, {} by integer program, {} by exhaustive search; {} undecided ({:.1} s)",
         board.name,
         board.cells.len(),
         board.symmetries.len(),
@@ -187,6 +187,7 @@ fn catalog_summary(board: &PegBoard, outcomes: &[Outcome], seconds: f64) -> Stri
         count("position class"),
         count("resource count"),
         count("integer program"),
+        count("exhaustive search"),
         count("undecided"),
         seconds
     )

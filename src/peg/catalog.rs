@@ -65,7 +65,7 @@ pub fn json(board: &PegBoard, outcomes: &[Outcome], play_dir: Option<&str>) -> s
         .map(|o| {
             let play = match (&o.verdict, play_dir) {
                 (Verdict::Solvable { .. }, Some(dir)) => {
-                    serde_json::json!(format!("{dir}/{}-play.csv", stem(o.vacancy, o.finish)))
+                    serde_json::json!(format!("{dir}/{}-{}-play.csv", board.name, stem(o.vacancy, o.finish)))
                 }
                 _ => serde_json::Value::Null,
             };

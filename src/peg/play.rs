@@ -51,9 +51,18 @@ impl Search<'_> {
     }
 }
 
-/// A play (board jump indices in order) from every hole but `vacancy` to one man on
-/// `finish`, or None when the search ends or runs out of `budget` nodes without one.
-pub fn find(board: &PegBoard, vacancy: usize, finish: usize, budget: u64) -> Option<Vec<usize>> {
+/// What the forward search found.
+pub enum Found {
+    /// Board jump indices in order.
+    Play(Vec<usize>),
+    /// Every reachable position was searched: there is no play.
+    Exhausted,
+    Budget,
+}
+
+/// A play from every hole but `vacancy` to one man on `finish`, within `budget` nodes.
+/// Jumps are tried far from the finish first, or (`edge`) far from the board's centre first.
+pub fn find(board: &PegBoard, vacancy: usize, finish: usize, budget: u64, edge_first: bool) -> Found {
     let bit = |h: usize| -> Mask { 1 << h };
     let jumps: Vec<(Mask, Mask, Mask)> = board
         .jumps
@@ -66,7 +75,17 @@ pub fn find(board: &PegBoard, vacancy: usize, finish: usize, budget: u64) -> Opt
         (x - fx).pow(2) + (y - fy).pow(2)
     };
     let mut order: Vec<usize> = (0..jumps.len()).collect();
-    order.sort_by_key(|&j| -far(board.jumps[j].from));
+    let n = board.cells.len() as i32;
+    let (sx, sy) = board.cells.iter().fold((0, 0), |(a, b), &(x, y)| (a + x, b + y));
+    let edge = |h: usize| {
+        let (x, y) = board.cells[h];
+        (n * x - sx).pow(2) + (n * y - sy).pow(2)
+    };
+    if edge_first {
+        order.sort_by_key(|&j| -edge(board.jumps[j].from));
+    } else {
+        order.sort_by_key(|&j| -far(board.jumps[j].from));
+    }
     let mut s = Search {
         jumps,
         finish: bit(finish),
@@ -79,7 +98,28 @@ pub fn find(board: &PegBoard, vacancy: usize, finish: usize, budget: u64) -> Opt
     let start = super::classes::start_mask(board, vacancy);
     let men = start.count_ones();
     match s.dfs(start, men) {
-        Some(true) => Some(s.path),
-        _ => None,
+        Some(true) => Found::Play(s.path),
+        Some(false) => Found::Exhausted,
+        None => Found::Budget,
     }
+}
+
+/// The number of positions reachable from every hole but `vacancy` (the start included),
+/// and whether one of them is the finish alone; None beyond `limit` positions.
+pub fn reachable(board: &PegBoard, vacancy: usize, finish: usize, limit: usize) -> Option<(usize, bool)> {
+    let start = super::classes::start_mask(board, vacancy);
+    let mut seen: HashSet<Mask> = HashSet::from([start]);
+    let mut frontier = vec![start];
+    while let Some(p) = frontier.pop() {
+        for j in &board.jumps {
+            let (a, b, c): (Mask, Mask, Mask) = (1 << j.from, 1 << j.over, 1 << j.to);
+            if p & a != 0 && p & b != 0 && p & c == 0 && seen.insert(p ^ a ^ b ^ c) {
+                if seen.len() > limit {
+                    return None;
+                }
+                frontier.push(p ^ a ^ b ^ c);
+            }
+        }
+    }
+    Some((seen.len(), seen.contains(&(1 << finish))))
 }

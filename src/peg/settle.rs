@@ -20,6 +20,7 @@
 use super::classes::{self, Mask};
 use super::{Jump, PegBoard};
 use crate::geometry::Cell;
+use super::play::Found;
 use crate::order::{self, Ordering};
 use crate::proof::farkas::{Farkas, LinearSystem, Row, Tree};
 use crate::verify::Step;
@@ -37,6 +38,9 @@ pub enum Verdict {
     ResourceCount { certificate: Farkas },
     /// The integer program is infeasible: a branch-and-bound certificate.
     Ip { certificate: Tree },
+    /// The finish alone is not among the `positions` positions reachable from the start
+    /// (the checker enumerates them again).
+    Exhausted { positions: usize },
     /// Neither a play nor a proof within the limits.
     Undecided { why: String },
 }
@@ -49,6 +53,7 @@ impl Verdict {
             Verdict::Class { .. } => "position class",
             Verdict::ResourceCount { .. } => "resource count",
             Verdict::Ip { .. } => "integer program",
+            Verdict::Exhausted { .. } => "exhaustive search",
             Verdict::Undecided { .. } => "undecided",
         }
     }
@@ -67,23 +72,26 @@ impl Verdict {
 pub struct Limits {
     /// Backtracker nodes per jump vector.
     pub order_budget: u64,
-    /// Jump vectors tried (each one not ordered adds a cut).
-    pub max_vectors: usize,
-    /// Vectors tried before the forward search, and its node budget.
-    pub first_vectors: usize,
+    /// Rounds of effort; jump vectors tried per round (each not ordered adds a cut).
+    pub rounds: usize,
+    pub vectors_per_round: usize,
+    /// The forward search's node budget in the first round (tripled each round).
     pub search_budget: u64,
     /// Nodes and seconds of the branch-and-bound certificate search.
     pub tree_nodes: usize,
     pub tree_seconds: f64,
+    /// Reachable positions an exhaustive proof may count (the checker's limit too).
+    pub exhaustive_positions: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             order_budget: 200_000,
-            max_vectors: 60,
-            first_vectors: 3,
-            search_budget: 3_000_000,
+            rounds: 3,
+            vectors_per_round: 3,
+            search_budget: 1_500_000,
+            exhaustive_positions: crate::proof::peg::MAX_POSITIONS,
             tree_nodes: 20_000,
             tree_seconds: 300.0,
         }
@@ -158,46 +166,84 @@ pub fn settle(board: &PegBoard, vacancy: Cell, finish: Cell, limits: &Limits) ->
     Ok(out)
 }
 
-/// Step 3: the jump program with cuts and the backtracker; when its first vectors do not
-/// order, the forward search ([`super::play`]); then the remaining vectors. Infeasible
-/// without cuts: the certificate search.
+/// Step 3, in rounds of growing effort: a few jump vectors from the program (each not
+/// ordered is cut off), then the forward search from the start, then from the dual problem
+/// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
+/// of a position played backwards is a play with the same jumps). Infeasible without cuts:
+/// the certificate search. The forward search running out of positions: an exhaustive proof.
 fn search(board: &PegBoard, v: usize, f: usize, sys: &LinearSystem, limits: &Limits, out: &mut Outcome) -> Verdict {
-    let arena = arena(board);
-    let start: Vec<usize> = (0..board.cells.len()).filter(|&h| h != v).collect();
-    let target = board.cells[f];
-    let priority = |j: usize| {
-        let (x, y) = arena.cells[arena.jumps[j].from];
-        ((x - target.0).pow(2) + (y - target.1).pow(2)) as i64
+    let mut ip = Vectors {
+        arena: arena(board),
+        start: (0..board.cells.len()).filter(|&h| h != v).collect(),
+        target: board.cells[f],
+        cuts: Vec::new(),
     };
-    let mut cuts: Vec<Vec<(usize, u32)>> = Vec::new();
-    while cuts.len() < limits.max_vectors {
-        if cuts.len() == limits.first_vectors
-            && let Some(seq) = super::play::find(board, v, f, limits.search_budget)
-        {
-            return replayed(board, v, f, &seq);
-        }
-        out.ips += 1;
-        let Some(jumps) = solve(sys, &cuts) else {
-            if cuts.is_empty() {
-                return prove(sys, limits);
-            }
-            return Verdict::Undecided {
-                why: format!(
-                    "the jump program has no solution left after {} cuts of vectors the backtracker could not order",
-                    cuts.len()
-                ),
-            };
-        };
-        match order::order(&arena, &start, &jumps, priority, limits.order_budget) {
-            Ordering::Found(seq) => return replayed(board, v, f, &seq),
-            Ordering::Impossible | Ordering::Budget => {
-                out.cuts += 1;
-                cuts.push(jumps);
+    let mut budget = limits.search_budget;
+    for round in 0..limits.rounds {
+        for _ in 0..limits.vectors_per_round {
+            out.ips += 1;
+            match ip.next(sys, limits) {
+                Step3::Play(seq) => return replayed(board, v, f, &seq),
+                Step3::Infeasible if ip.cuts.is_empty() => return prove(sys, limits),
+                Step3::Infeasible => break,
+                Step3::Cut => out.cuts += 1,
             }
         }
+        let edge = round >= 1;
+        for (a, b, dual) in [(v, f, false), (f, v, true)] {
+            match super::play::find(board, a, b, budget, edge) {
+                Found::Play(mut seq) => {
+                    if dual {
+                        seq.reverse();
+                    }
+                    return replayed(board, v, f, &seq);
+                }
+                Found::Exhausted => return exhausted(board, v, f, limits),
+                Found::Budget => {}
+            }
+        }
+        budget *= 3;
     }
     Verdict::Undecided {
-        why: format!("{} jump vectors found, none ordered into a play; the forward search found none", cuts.len()),
+        why: format!(
+            "{} jump vectors, none ordered into a play; the forward searches (up to {} nodes) found none",
+            ip.cuts.len(),
+            budget / 3
+        ),
+    }
+}
+
+/// The jump program's vectors, each tried by the backtracker.
+struct Vectors {
+    arena: crate::board::Board,
+    start: Vec<usize>,
+    target: Cell,
+    cuts: Vec<Vec<(usize, u32)>>,
+}
+
+enum Step3 {
+    Play(Vec<usize>),
+    Infeasible,
+    Cut,
+}
+
+impl Vectors {
+    fn next(&mut self, sys: &LinearSystem, limits: &Limits) -> Step3 {
+        let Some(jumps) = solve(sys, &self.cuts) else {
+            return Step3::Infeasible;
+        };
+        let (arena, target) = (&self.arena, self.target);
+        let priority = |j: usize| {
+            let (x, y) = arena.cells[arena.jumps[j].from];
+            ((x - target.0).pow(2) + (y - target.1).pow(2)) as i64
+        };
+        match order::order(arena, &self.start, &jumps, priority, limits.order_budget) {
+            Ordering::Found(seq) => Step3::Play(seq),
+            Ordering::Impossible | Ordering::Budget => {
+                self.cuts.push(jumps);
+                Step3::Cut
+            }
+        }
     }
 }
 
@@ -223,6 +269,23 @@ fn replayed(board: &PegBoard, v: usize, f: usize, seq: &[usize]) -> Verdict {
         Ok(_) => Verdict::Solvable { play },
         Err(e) => Verdict::Undecided {
             why: format!("the play found does not replay: {e}"),
+        },
+    }
+}
+
+/// The forward search ran out of positions: count them all for the proof (the checker
+/// counts them again), within the checker's limit.
+fn exhausted(board: &PegBoard, v: usize, f: usize, limits: &Limits) -> Verdict {
+    match super::play::reachable(board, v, f, limits.exhaustive_positions) {
+        Some((positions, false)) => Verdict::Exhausted { positions },
+        Some((_, true)) => Verdict::Undecided {
+            why: "the forward search and the count of reachable positions disagree".into(),
+        },
+        None => Verdict::Undecided {
+            why: format!(
+                "the forward search finds no play, but more than {} positions are reachable: too many for an exhaustive proof",
+                limits.exhaustive_positions
+            ),
         },
     }
 }
@@ -330,6 +393,9 @@ pub fn proof(board: &PegBoard, o: &Outcome) -> Option<crate::proof::format::Proo
         }
         Verdict::ResourceCount { certificate } => no_vector(board, Tree::Leaf(certificate.clone())),
         Verdict::Ip { certificate } => no_vector(board, certificate.clone()),
+        Verdict::Exhausted { positions } => BoardVerdict::Unreachable {
+            positions: *positions as u64,
+        },
         Verdict::Undecided { .. } => return None,
     };
     Some(Proof {

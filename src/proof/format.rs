@@ -81,6 +81,10 @@ pub enum BoardVerdict {
         cols: usize,
         certificate: Tree,
     },
+    /// Not solvable by exhaustion: exactly `positions` positions are reachable from the
+    /// start, and the finish alone is not one of them (the checker enumerates them again,
+    /// up to its limit).
+    Unreachable { positions: u64 },
 }
 
 /// An army and its play, in the coordinates of the CSV files.

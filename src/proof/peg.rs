@@ -115,6 +115,46 @@ fn reduce(r: &mut [bool], basis: &[Vec<bool>], lead: impl Fn(&[bool]) -> Option<
     }
 }
 
+/// The most positions the checker enumerates for an exhaustive claim (a proof needing more
+/// is refused).
+pub const MAX_POSITIONS: usize = 5_000_000;
+
+/// Every position reachable from `start` (bit masks over the holes), or None beyond
+/// [`MAX_POSITIONS`]. Breadth-first, level by level: each jump removes one man.
+fn enumerate(board: &Board, start: u128) -> Option<HashSet<u128>> {
+    let mut all: HashSet<u128> = HashSet::new();
+    let mut level: HashSet<u128> = HashSet::from([start]);
+    while !level.is_empty() {
+        let mut next = HashSet::new();
+        for &p in &level {
+            for &(a, b, c) in &board.jumps {
+                if p >> a & 1 == 1 && p >> b & 1 == 1 && p >> c & 1 == 0 {
+                    next.insert(p ^ (1 << a) ^ (1 << b) ^ (1 << c));
+                }
+            }
+        }
+        all.extend(level);
+        if all.len() + next.len() > MAX_POSITIONS {
+            return None;
+        }
+        level = next;
+    }
+    Some(all)
+}
+
+fn unreachable(c: &mut Checker, board: &Board, v: usize, f: usize, positions: u64) -> Result<(), CheckError> {
+    c.context = format!("{}, exhaustive search", c.context.split(',').next().unwrap_or(""));
+    c.expect(board.holes.len() <= 128, || "more than 128 holes".into())?;
+    let start = (0..board.holes.len()).filter(|&h| h != v).fold(0u128, |m, h| m | 1 << h);
+    let all = enumerate(board, start);
+    c.expect(all.is_some(), || format!("more than {MAX_POSITIONS} positions are reachable: too many to check"))?;
+    let all = all.unwrap();
+    c.expect(all.len() as u64 == positions, || {
+        format!("{} positions are reachable, stated {positions}", all.len())
+    })?;
+    c.expect(!all.contains(&(1u128 << f)), || "the finish alone is reachable".into())
+}
+
 struct Checker<'a> {
     proof: &'a Proof,
     step: usize,
@@ -169,6 +209,10 @@ pub fn check(proof: &Proof, claim: &BoardClaim) -> Result<Summary, CheckError> {
         BoardVerdict::PositionClass { witness, start_parity, finish_parity } => {
             class(&mut c, &board, vi, fi, witness, (*start_parity, *finish_parity))?;
             "not solvable (position class)"
+        }
+        BoardVerdict::Unreachable { positions } => {
+            unreachable(&mut c, &board, vi, fi, *positions)?;
+            "not solvable (exhaustive search)"
         }
         BoardVerdict::NoJumpVector { rows, cols, certificate } => {
             summary.ips = 1;
