@@ -157,6 +157,10 @@ pub struct CatalogArgs {
     /// One line per problem on stderr as it is settled
     #[arg(long, short)]
     pub verbose: bool,
+    /// After this many seconds, settle the remaining problems by the cheap steps only
+    /// (position class, resource count); what they leave open is reported undecided
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
 }
 
 #[derive(Args, Debug)]

@@ -135,7 +135,8 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     let sub = a.out.join(&board.name);
     let t0 = Instant::now();
     let mut failed: Option<Error> = None;
-    let outcomes = catalog::run(&board, &Limits::default(), |o| {
+    let deadline = a.time_limit.map(|t| t0 + std::time::Duration::from_secs_f64(t));
+    let outcomes = catalog::run(&board, &Limits::default(), deadline, |o| {
         if a.verbose {
             eprintln!("{}", summary_line(&board, o));
         }

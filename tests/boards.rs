@@ -20,7 +20,7 @@ fn board(name: &str) -> PegBoard {
 #[test]
 fn english_board_has_21_solvable_problems() {
     let b = board("english");
-    let out = catalog::run(&b, &Limits::default(), |_| {}).unwrap();
+    let out = catalog::run(&b, &Limits::default(), None, |_| {}).unwrap();
     assert!(out.iter().all(|o| o.verdict.solvable().is_some()));
     assert_eq!(catalog::solvable(&out), 21);
     let central = out.iter().find(|o| (o.vacancy, o.finish) == ((0, 0), (0, 0))).unwrap();
@@ -66,7 +66,7 @@ fn triangle_truth(b: &PegBoard) -> HashSet<(usize, usize)> {
 fn triangle_catalogue_agrees_with_exhaustive_search() {
     let b = board("triangle5");
     let truth = triangle_truth(&b);
-    let out = catalog::run(&b, &Limits::default(), |_| {}).unwrap();
+    let out = catalog::run(&b, &Limits::default(), None, |_| {}).unwrap();
     let total: usize = out.iter().map(|o| b.orbit_size(o.vacancy, o.finish)).sum();
     assert_eq!(total, 15 * 15);
     for (i, &v) in b.cells.iter().enumerate() {
@@ -143,7 +143,7 @@ fn board_proofs_check_and_every_damage_is_named() {
     assert!(e.contains("step"), "{e}");
 
     let b = board("triangle5");
-    let out = catalog::run(&b, &Limits::default(), |_| {}).unwrap();
+    let out = catalog::run(&b, &Limits::default(), None, |_| {}).unwrap();
     let o = out.iter().find(|o| matches!(o.verdict, Verdict::Exhausted { .. })).unwrap();
     let ex = settle::proof(&b, o).unwrap();
     check(&ex, &Options::default()).unwrap();

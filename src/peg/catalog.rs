@@ -9,14 +9,25 @@ use std::fmt::Write as _;
 
 /// Settles every problem of the board up to symmetry, in the order of
 /// [`PegBoard::problems`]; `each` sees every outcome as it is settled.
+/// Past `deadline`, only the cheap steps run (position class, resource count): what they
+/// leave open is reported undecided, never guessed.
 pub fn run(
     board: &PegBoard,
     limits: &Limits,
+    deadline: Option<std::time::Instant>,
     mut each: impl FnMut(&Outcome),
 ) -> Result<Vec<Outcome>, String> {
     let mut out = Vec::new();
+    let cheap = Limits {
+        rounds: 0,
+        ..limits.clone()
+    };
     for (v, f) in board.problems() {
-        let o = settle::settle(board, v, f, limits)?;
+        let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        let mut o = settle::settle(board, v, f, if late { &cheap } else { limits })?;
+        if late && let Verdict::Undecided { why } = &mut o.verdict {
+            *why = "the catalogue's time limit had passed: only the position class and the resource count were tried".into();
+        }
         each(&o);
         out.push(o);
     }

@@ -72,7 +72,8 @@ impl Verdict {
 pub struct Limits {
     /// Backtracker nodes per jump vector.
     pub order_budget: u64,
-    /// Rounds of effort; jump vectors tried per round (each not ordered adds a cut).
+    /// Rounds of effort; jump vectors tried in the first round, five times as many in each
+    /// next one (each not ordered adds a cut).
     pub rounds: usize,
     pub vectors_per_round: usize,
     /// The forward search's node budget in the first round (tripled each round).
@@ -93,7 +94,7 @@ impl Default for Limits {
             search_budget: 1_500_000,
             exhaustive_positions: crate::proof::peg::MAX_POSITIONS,
             tree_nodes: 20_000,
-            tree_seconds: 300.0,
+            tree_seconds: 60.0,
         }
     }
 }
@@ -166,7 +167,7 @@ pub fn settle(board: &PegBoard, vacancy: Cell, finish: Cell, limits: &Limits) ->
     Ok(out)
 }
 
-/// Step 3, in rounds of growing effort: a few jump vectors from the program (each not
+/// Step 3, in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes): jump vectors from the program (each not
 /// ordered is cut off), then the forward search from the start, then from the dual problem
 /// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
 /// of a position played backwards is a play with the same jumps). Infeasible without cuts:
@@ -180,7 +181,7 @@ fn search(board: &PegBoard, v: usize, f: usize, sys: &LinearSystem, limits: &Lim
     };
     let mut budget = limits.search_budget;
     for round in 0..limits.rounds {
-        for _ in 0..limits.vectors_per_round {
+        for _ in 0..limits.vectors_per_round * 5usize.pow(round as u32) {
             out.ips += 1;
             match ip.next(sys, limits) {
                 Step3::Play(seq) => return replayed(board, v, f, &seq),

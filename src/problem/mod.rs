@@ -69,7 +69,7 @@ impl Problem {
         match (&s.start, &s.cells) {
             (Start::HalfSpace, Cells::List(_)) | (Start::Outside { .. }, _) | (Start::Board, _) => {
                 Some(format!(
-                    "model '{}': only armies on an infinite lattice with a half-space start are searched so far (deserts and boards are not yet)",
+                    "model '{}': only armies on an infinite lattice with a half-space start are searched so far (deserts are not yet; a board is solved by `solve --vacancy X,Y --finish X,Y` and `catalog`)",
                     s.name
                 ))
             }
