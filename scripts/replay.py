@@ -2,10 +2,14 @@
 """An independent replay of solarmy's CSV files, sharing no code with the Rust checker.
 
 usage: replay.py MODEL LEVEL ARMY_CSV PLAY_CSV
+       replay.py --board MODEL VACANCY FINISH PLAY_CSV
 MODEL is a bundled army's name (conway, skew, diagonal, hexagonal, pablito: read from
 models/NAME.toml) or the path of any model file (TOML, schema in models/README.md); this
 script reads the file itself with Python's tomllib. Coordinates in the CSV files put the
 target at the origin, with one column per dimension (x,y or x,y,z).
+A board model (start kind "board") takes the second form: VACANCY and FINISH are x,y; the
+start is every hole of the model but the vacancy (computed here, not read), and the play
+must end with exactly one man, on the finish.
 Prints 'ok MEN JUMPS' and exits 0 when the play is legal and ends on the target; exits 1
 naming the first illegal jump or a bad model, 2 on a bad command line.
 time:  under a second for any army solarmy finds.
@@ -51,7 +55,30 @@ def in_start(start, c, level):
 def point(row, prefix, dim):
     return tuple(int(row[prefix + a]) for a in AXES[:dim])
 
+def board_main(argv):
+    if len(argv) != 4:
+        sys.exit("usage: replay.py --board MODEL VACANCY FINISH PLAY_CSV")
+    model, vacancy, finish, play_csv = argv
+    dim, dirs, cells, start = load(model)
+    assert start["kind"] == "board" and isinstance(cells, set), "model: not a board"
+    v, f = (tuple(int(t) for t in a.split(",")) for a in (vacancy, finish))
+    assert v in cells and f in cells, "vacancy or finish is not a hole"
+    occ = cells - {v}
+    jumps = list(csv.DictReader(open(play_csv)))
+    for i, r in enumerate(jumps, 1):
+        a, b, c = (point(r, p, dim) for p in ("from_", "over_", "to_"))
+        d = tuple(q - p for p, q in zip(a, b))
+        assert d in dirs and c == tuple(q + e for q, e in zip(b, d)), f"jump {i} not a jump"
+        assert all(p in cells for p in (a, b, c)), f"jump {i} leaves the board"
+        assert a in occ and b in occ and c not in occ, f"jump {i} illegal"
+        occ -= {a, b}
+        occ.add(c)
+    assert occ == {f}, f"the play ends with {len(occ)} men, not one on the finish"
+    print(f"ok {len(cells) - 1} {len(jumps)}")
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--board":
+        return board_main(sys.argv[2:])
     ap = argparse.ArgumentParser(prog="replay.py", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("model")

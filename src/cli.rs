@@ -110,9 +110,27 @@ impl Display {
 pub struct SolveArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
-    /// Men start in rows y >= level (1 to 2147483647); the target is (0,0)
-    #[arg(long, allow_hyphen_values = true)]
-    pub level: String,
+    /// Men start in rows y >= level (1 to 2147483647); the target is (0,0). Not for boards
+    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["vacancy", "finish"])]
+    pub level: Option<String>,
+    /// Board models only: the hole left empty at the start (x,y)
+    #[arg(
+        long,
+        value_name = "X,Y",
+        allow_hyphen_values = true,
+        requires = "finish",
+        conflicts_with = "level"
+    )]
+    pub vacancy: Option<String>,
+    /// Board models only: the hole the last man must stand on (x,y)
+    #[arg(
+        long,
+        value_name = "X,Y",
+        allow_hyphen_values = true,
+        requires = "vacancy",
+        conflicts_with = "level"
+    )]
+    pub finish: Option<String>,
     /// Stop after this many seconds (0 < SECS <= 1e9) and report the best army and the bound proven so far
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
@@ -139,6 +157,27 @@ pub struct SolveArgs {
     pub proof: Option<PathBuf>,
     #[command(flatten)]
     pub display: Display,
+}
+
+/// `catalog`: every single-vacancy → single-survivor problem of a board, up to symmetry.
+#[derive(Args, Debug)]
+pub struct CatalogArgs {
+    /// A board model file (start kind "board"), e.g. models/english.toml
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// Print the catalogue as one JSON object
+    #[arg(long)]
+    pub json: bool,
+    /// Write DIR/<board>.csv and .svg, and DIR/<board>/ with every problem's proof and play
+    #[arg(long, value_name = "DIR", default_value = "results/boards")]
+    pub out: PathBuf,
+    /// One line per problem on stderr as it is settled
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// After this many seconds, settle the remaining problems by the cheap steps only
+    /// (position class, resource count); what they leave open is reported undecided
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -227,9 +266,17 @@ fn check_line(path: &Path, s: &crate::proof::check::Summary) -> String {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
-    /// Men must start in rows y >= level (1 to 2147483647)
-    #[arg(long, allow_hyphen_values = true)]
-    pub level: String,
+    /// Men must start in rows y >= level (1 to 2147483647). Not for boards
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "finish")]
+    pub level: Option<String>,
+    /// Board models only: the hole the last man must stand on (x,y); ARMY_CSV is the start
+    #[arg(
+        long,
+        value_name = "X,Y",
+        allow_hyphen_values = true,
+        conflicts_with = "level"
+    )]
+    pub finish: Option<String>,
     /// CSV with header x,y ('-': standard input)
     pub army_csv: PathBuf,
     /// CSV with columns from_x,from_y,over_x,over_y,to_x,to_y ('-': standard input, if ARMY_CSV is not)
@@ -458,8 +505,11 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
 }
 
 pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
+    if a.vacancy.is_some() || crate::cli_board::is_board(&a.problem) {
+        return crate::cli_board::solve(a);
+    }
     let army = a.problem.army()?;
-    let level = parse_level(&a.level)?;
+    let level = parse_level(a.level.as_deref().unwrap_or_default())?;
     check_cbc(a.cbc)?;
     if let Some(dir) = &a.out {
         check_writable(dir)?;
@@ -676,8 +726,11 @@ fn print_summary(out: &Outcome) -> Result<(), Error> {
 }
 
 pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
+    if a.finish.is_some() || crate::cli_board::is_board(&a.problem) {
+        return crate::cli_board::verify(a);
+    }
     let army = a.problem.army()?;
-    let level = parse_level(&a.level)?;
+    let level = parse_level(a.level.as_deref().unwrap_or_default())?;
     let dash = Path::new("-");
     if a.army_csv == dash && a.play_csv == dash {
         return Err(Error::usage(

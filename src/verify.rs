@@ -121,6 +121,69 @@ fn replay_rules(
     })
 }
 
+/// Replays `play` on a finite board: the holes `cells`, jumps along `directions` with all
+/// three cells holes, from the men `start`, to exactly one man, on `finish`. On failure the
+/// message names the first bad man or jump (1-based) and why.
+pub fn replay_board(
+    cells: &HashSet<Cell>,
+    directions: &[Cell],
+    start: &[Cell],
+    play: &[Step],
+    finish: Cell,
+) -> Result<Replay, String> {
+    let mut board: HashSet<Cell> = HashSet::new();
+    for (i, &c) in start.iter().enumerate() {
+        if !cells.contains(&c) {
+            return Err(format!("man {} at {c:?} is not a hole of the board", i + 1));
+        }
+        if !board.insert(c) {
+            return Err(format!("man {} at {c:?} duplicates another man", i + 1));
+        }
+    }
+    for (i, s) in play.iter().enumerate() {
+        let d = (s.over.0 - s.from.0, s.over.1 - s.from.1);
+        let why = if !directions.contains(&d) || s.to != (s.over.0 + d.0, s.over.1 + d.1) {
+            Some("not a jump of this board (cells not in a line along a jump direction)")
+        } else if ![s.from, s.over, s.to].iter().all(|c| cells.contains(c)) {
+            Some("a cell of the jump is not a hole of the board")
+        } else if !board.contains(&s.from) {
+            Some("no man on the from-cell")
+        } else if !board.contains(&s.over) {
+            Some("no man on the jumped cell")
+        } else if board.contains(&s.to) {
+            Some("the landing cell is occupied")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(format!(
+                "jump {} {:?} over {:?} into {:?} is illegal: {why}",
+                i + 1,
+                s.from,
+                s.over,
+                s.to
+            ));
+        }
+        board.remove(&s.from);
+        board.remove(&s.over);
+        board.insert(s.to);
+    }
+    if board.len() != 1 || !board.contains(&finish) {
+        let mut left: Vec<Cell> = board.into_iter().collect();
+        left.sort();
+        return Err(format!(
+            "the play ends with {} men {left:?}, not one man on the finish {finish:?}",
+            left.len()
+        ));
+    }
+    Ok(Replay {
+        men: start.len(),
+        jumps: play.len(),
+        moves: count_moves(play),
+        men_left: 1,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

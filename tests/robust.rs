@@ -602,6 +602,7 @@ fn every_script_has_help_and_refuses_unknown_arguments() {
         "cbc-check",
         "replay.py",
         "binary",
+        "catalog",
     ] {
         let path = format!("{root}/scripts/{script}");
         let run = |arg: &str| {

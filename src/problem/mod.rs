@@ -70,7 +70,7 @@ impl Problem {
         }
         match (&s.start, &s.cells) {
             (_, Cells::List(_)) | (Start::Board, _) => Some(format!(
-                "model '{}': finite boards are not armies: the army search takes only infinite lattices",
+                "model '{}': finite boards are not armies: the army search takes only infinite lattices (a board is solved by `solve --vacancy X,Y --finish X,Y` and `catalog`)",
                 s.name
             )),
             _ => None,

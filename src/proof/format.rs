@@ -55,6 +55,46 @@ pub enum Claim {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         counted_at: Option<i32>,
     },
+    /// A peg-solitaire board problem (the model's start kind "board"; `level` is 0, the
+    /// model's text is in `model`): from every hole filled but the vacancy, to one man on
+    /// the finish. Checked by [`super::peg`].
+    Board(BoardClaim),
+}
+
+/// One board problem and its verdict.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BoardClaim {
+    pub vacancy: Cell,
+    pub finish: Cell,
+    pub verdict: BoardVerdict,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardVerdict {
+    /// Solvable: the proof's `play` (its `army` the start position) ends with one man on the
+    /// finish.
+    Solvable,
+    /// Not solvable by the position class: `witness` meets every jump's three holes an even
+    /// number of times, so the parity of the men on it never changes in play, and the start
+    /// and the finish have the parities stated, which differ.
+    PositionClass {
+        witness: Vec<Cell>,
+        start_parity: u8,
+        finish_parity: u8,
+    },
+    /// Not solvable: the jump program (one count per jump, one balance row per hole, as the
+    /// checker builds it) has no integer solution. A certificate that is a single Farkas leaf
+    /// is a resource count; a deeper tree uses integrality.
+    NoJumpVector {
+        rows: usize,
+        cols: usize,
+        certificate: Tree,
+    },
+    /// Not solvable by exhaustion: exactly `positions` positions are reachable from the
+    /// start, and the finish alone is not one of them (the checker enumerates them again,
+    /// up to its limit).
+    Unreachable { positions: u64 },
 }
 
 /// An army and its play, in the coordinates of the CSV files.

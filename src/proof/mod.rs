@@ -11,6 +11,7 @@ pub mod check;
 pub mod farkas;
 pub mod format;
 pub mod ip;
+pub mod peg;
 pub mod profiles;
 pub mod resolve;
 pub mod space;

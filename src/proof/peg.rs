@@ -1,0 +1,377 @@
+//! The checker of a board claim ([`BoardClaim`]): re-verifies one peg-solitaire board
+//! problem's verdict from the model text alone, naming the first step that fails.
+//!
+//! It shares nothing with the search in `crate::peg`: it reads the holes and directions from
+//! the model file ([`crate::problem`]), builds the jumps and the jump program itself (holes
+//! in ascending (x, y) order, one balance row each; jumps by from-hole, then by direction in
+//! the file's order, one column each, bounded by N − 2, the number of jumps of any play),
+//! recomputes position classes by its own elimination (start ⊕ finish reduced over the
+//! GF(2) span of the jumps), replays plays with [`crate::verify::replay_board`], and checks
+//! certificates exactly with [`super::farkas`].
+
+use super::check::{CheckError, Summary};
+use super::farkas::{self, LinearSystem, Row, Tree};
+use super::format::{BoardClaim, BoardVerdict, FORMAT, Proof};
+use crate::geometry::Cell;
+use crate::problem::Problem;
+use crate::problem::file::{Cells, Start};
+use std::collections::{BTreeSet, HashSet};
+use std::time::Instant;
+
+/// The board as the checker sees it.
+struct Board {
+    holes: Vec<Cell>,
+    directions: Vec<Cell>,
+    /// (from, over, to) as hole indices.
+    jumps: Vec<(usize, usize, usize)>,
+}
+
+impl Board {
+    fn from_model(text: &str) -> Result<(String, Board), String> {
+        let p = Problem::parse(text)?;
+        let s = &p.spec;
+        let Cells::List(set) = &s.cells else {
+            return Err("the model's cells are not a list of holes".into());
+        };
+        if s.start != Start::Board || s.dimension != 2 {
+            return Err("the model is not a two-dimensional board".into());
+        }
+        let holes: Vec<Cell> = set
+            .iter()
+            .map(|q| (q[0] + s.target[0], q[1] + s.target[1]))
+            .collect::<BTreeSet<Cell>>()
+            .into_iter()
+            .collect();
+        let directions: Vec<Cell> = s.directions.iter().map(|d| (d[0], d[1])).collect();
+        let at = |c: Cell| holes.binary_search(&c).ok();
+        let mut jumps = Vec::new();
+        for (a, &(x, y)) in holes.iter().enumerate() {
+            for &(dx, dy) in &directions {
+                if let (Some(b), Some(c)) = (at((x + dx, y + dy)), at((x + 2 * dx, y + 2 * dy))) {
+                    jumps.push((a, b, c));
+                }
+            }
+        }
+        Ok((
+            s.name.clone(),
+            Board {
+                holes,
+                directions,
+                jumps,
+            },
+        ))
+    }
+
+    fn hole(&self, c: Cell) -> Option<usize> {
+        self.holes.binary_search(&c).ok()
+    }
+
+    /// The jump program from every hole but `v` to one man on `f`.
+    fn system(&self, v: usize, f: usize) -> LinearSystem {
+        let n = self.holes.len();
+        let mut rows: Vec<Row> = (0..n)
+            .map(|h| {
+                let rhs = (h == f) as i64 - (h != v) as i64;
+                Row {
+                    coefs: Vec::new(),
+                    lo: Some(rhs),
+                    hi: Some(rhs),
+                }
+            })
+            .collect();
+        for (j, &(a, b, c)) in self.jumps.iter().enumerate() {
+            rows[a].coefs.push((j, -1));
+            rows[b].coefs.push((j, -1));
+            rows[c].coefs.push((j, 1));
+        }
+        LinearSystem {
+            cols: vec![(0, Some(n as i64 - 2)); self.jumps.len()],
+            rows,
+        }
+    }
+
+    /// Whether two positions (sets of holes) lie in different position classes: their sum
+    /// is outside the GF(2) span of the jumps' hole triples.
+    fn classes_differ(&self, p: &[bool], q: &[bool]) -> bool {
+        let n = self.holes.len();
+        let mut basis: Vec<Vec<bool>> = Vec::new();
+        let lead = |r: &[bool]| r.iter().position(|&b| b);
+        for &(a, b, c) in &self.jumps {
+            let mut r = vec![false; n];
+            r[a] = true;
+            r[b] = true;
+            r[c] = true;
+            reduce(&mut r, &basis, lead);
+            if lead(&r).is_some() {
+                basis.push(r);
+                basis.sort_by_key(|r| lead(r));
+            }
+        }
+        let mut d: Vec<bool> = p.iter().zip(q).map(|(x, y)| x ^ y).collect();
+        reduce(&mut d, &basis, lead);
+        d.iter().any(|&b| b)
+    }
+}
+
+/// Reduces `r` by an echelon basis (each row's leading bit distinct).
+fn reduce(r: &mut [bool], basis: &[Vec<bool>], lead: impl Fn(&[bool]) -> Option<usize>) {
+    for row in basis {
+        if let Some(l) = lead(row)
+            && r[l]
+        {
+            for (x, y) in r.iter_mut().zip(row) {
+                *x ^= y;
+            }
+        }
+    }
+}
+
+/// The most positions the checker enumerates for an exhaustive claim (a proof needing more
+/// is refused).
+pub const MAX_POSITIONS: usize = 5_000_000;
+
+/// Every position reachable from `start` (bit masks over the holes), or None beyond
+/// [`MAX_POSITIONS`]. Breadth-first, level by level: each jump removes one man.
+fn enumerate(board: &Board, start: u128) -> Option<HashSet<u128>> {
+    let mut all: HashSet<u128> = HashSet::new();
+    let mut level: HashSet<u128> = HashSet::from([start]);
+    while !level.is_empty() {
+        let mut next = HashSet::new();
+        for &p in &level {
+            for &(a, b, c) in &board.jumps {
+                if p >> a & 1 == 1 && p >> b & 1 == 1 && p >> c & 1 == 0 {
+                    next.insert(p ^ (1 << a) ^ (1 << b) ^ (1 << c));
+                }
+            }
+        }
+        all.extend(level);
+        if all.len() + next.len() > MAX_POSITIONS {
+            return None;
+        }
+        level = next;
+    }
+    Some(all)
+}
+
+fn unreachable(
+    c: &mut Checker,
+    board: &Board,
+    v: usize,
+    f: usize,
+    positions: u64,
+) -> Result<(), CheckError> {
+    c.context = format!(
+        "{}, exhaustive search",
+        c.context.split(',').next().unwrap_or("")
+    );
+    c.expect(board.holes.len() <= 128, || "more than 128 holes".into())?;
+    let start = (0..board.holes.len())
+        .filter(|&h| h != v)
+        .fold(0u128, |m, h| m | 1 << h);
+    let all = enumerate(board, start);
+    c.expect(all.is_some(), || {
+        format!("more than {MAX_POSITIONS} positions are reachable: too many to check")
+    })?;
+    let all = all.unwrap();
+    c.expect(all.len() as u64 == positions, || {
+        format!("{} positions are reachable, stated {positions}", all.len())
+    })?;
+    c.expect(!all.contains(&(1u128 << f)), || {
+        "the finish alone is reachable".into()
+    })
+}
+
+struct Checker<'a> {
+    proof: &'a Proof,
+    step: usize,
+    context: String,
+}
+
+impl Checker<'_> {
+    fn expect(&mut self, ok: bool, message: impl FnOnce() -> String) -> Result<(), CheckError> {
+        self.step += 1;
+        if ok {
+            return Ok(());
+        }
+        Err(CheckError {
+            step: self.step,
+            context: self.context.clone(),
+            message: message(),
+        })
+    }
+}
+
+/// Checks a board claim; Ok with a summary only if every step holds.
+pub fn check(proof: &Proof, claim: &BoardClaim) -> Result<Summary, CheckError> {
+    let t0 = Instant::now();
+    let (v, f) = (claim.vacancy, claim.finish);
+    let mut c = Checker {
+        proof,
+        step: 0,
+        context: format!("{} ({},{})->({},{}), setup", proof.army, v.0, v.1, f.0, f.1),
+    };
+    c.expect(proof.format == FORMAT, || {
+        format!("format '{}', expected '{FORMAT}'", proof.format)
+    })?;
+    let board = proof
+        .model
+        .as_deref()
+        .ok_or_else(|| "a board proof carries its model's text".to_string())
+        .and_then(Board::from_model);
+    c.expect(board.is_ok(), || {
+        format!("no such board: {}", board.as_ref().err().unwrap())
+    })?;
+    let (name, board) = board.unwrap();
+    c.expect(name == proof.army, || {
+        format!("the model is named '{name}', not '{}'", proof.army)
+    })?;
+    let (vi, fi) = (board.hole(v), board.hole(f));
+    c.expect(vi.is_some() && fi.is_some(), || {
+        "the vacancy or the finish is not a hole".into()
+    })?;
+    let (vi, fi) = (vi.unwrap(), fi.unwrap());
+    let mut summary = Summary {
+        army: proof.army.clone(),
+        level: 0,
+        ..Summary::default()
+    };
+    let claimed = match &claim.verdict {
+        BoardVerdict::Solvable => {
+            solvable(&mut c, &board, v, f)?;
+            "solvable"
+        }
+        BoardVerdict::PositionClass {
+            witness,
+            start_parity,
+            finish_parity,
+        } => {
+            class(
+                &mut c,
+                &board,
+                vi,
+                fi,
+                witness,
+                (*start_parity, *finish_parity),
+            )?;
+            "not solvable (position class)"
+        }
+        BoardVerdict::Unreachable { positions } => {
+            unreachable(&mut c, &board, vi, fi, *positions)?;
+            "not solvable (exhaustive search)"
+        }
+        BoardVerdict::NoJumpVector {
+            rows,
+            cols,
+            certificate,
+        } => {
+            summary.ips = 1;
+            summary.certified = 1;
+            no_vector(&mut c, &board, vi, fi, (*rows, *cols), certificate)?
+        }
+    };
+    summary.claim = format!("({},{})->({},{}) {claimed}", v.0, v.1, f.0, f.1);
+    summary.steps = c.step;
+    summary.seconds = t0.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn solvable(c: &mut Checker, board: &Board, v: Cell, f: Cell) -> Result<(), CheckError> {
+    c.context = format!(
+        "{} ({},{})->({},{}), play",
+        c.proof.army, v.0, v.1, f.0, f.1
+    );
+    let play = c.proof.play.as_ref();
+    c.expect(play.is_some(), || "a solvable claim needs a play".into())?;
+    let play = play.unwrap();
+    let wanted: HashSet<Cell> = board.holes.iter().copied().filter(|&h| h != v).collect();
+    let given: HashSet<Cell> = play.army.iter().copied().collect();
+    c.expect(given == wanted && given.len() == play.army.len(), || {
+        "the play's start is not every hole but the vacancy".into()
+    })?;
+    let steps: Vec<crate::verify::Step> = play
+        .jumps
+        .iter()
+        .map(|&(from, over, to)| crate::verify::Step { from, over, to })
+        .collect();
+    let holes: HashSet<Cell> = board.holes.iter().copied().collect();
+    let r = crate::verify::replay_board(&holes, &board.directions, &play.army, &steps, f);
+    c.expect(r.is_ok(), || r.unwrap_err())
+}
+
+fn class(
+    c: &mut Checker,
+    board: &Board,
+    v: usize,
+    f: usize,
+    witness: &[Cell],
+    (sp, fp): (u8, u8),
+) -> Result<(), CheckError> {
+    c.context = format!(
+        "{}, position class",
+        c.context.split(',').next().unwrap_or("")
+    );
+    let w: Vec<Option<usize>> = witness.iter().map(|&h| board.hole(h)).collect();
+    let distinct: HashSet<&Option<usize>> = w.iter().collect();
+    c.expect(
+        w.iter().all(Option::is_some) && distinct.len() == w.len(),
+        || "the witness names a cell that is not a hole, or one twice".into(),
+    )?;
+    let mut inw = vec![false; board.holes.len()];
+    for h in w.into_iter().flatten() {
+        inw[h] = true;
+    }
+    let odd = board
+        .jumps
+        .iter()
+        .find(|&&(a, b, cc)| (inw[a] as u8 + inw[b] as u8 + inw[cc] as u8) % 2 == 1);
+    c.expect(odd.is_none(), || {
+        let (a, b, cc) = odd.unwrap();
+        let h = |i: usize| board.holes[i];
+        format!("the witness is not invariant: jump {:?} over {:?} into {:?} meets it an odd number of times", h(*a), h(*b), h(*cc))
+    })?;
+    let start: Vec<bool> = (0..board.holes.len()).map(|h| h != v).collect();
+    let fin: Vec<bool> = (0..board.holes.len()).map(|h| h == f).collect();
+    let parity = |p: &[bool]| (p.iter().zip(&inw).filter(|(a, b)| **a && **b).count() % 2) as u8;
+    let (s, e) = (parity(&start), parity(&fin));
+    c.expect(s == sp, || {
+        format!("the start has parity {s} on the witness, stated {sp}")
+    })?;
+    c.expect(e == fp, || {
+        format!("the finish has parity {e} on the witness, stated {fp}")
+    })?;
+    c.expect(s != e, || {
+        "start and finish have the same parity on the witness".into()
+    })?;
+    // The classes again, by the checker's own elimination.
+    c.expect(board.classes_differ(&start, &fin), || {
+        "start and finish are in the same position class".into()
+    })
+}
+
+fn no_vector(
+    c: &mut Checker,
+    board: &Board,
+    v: usize,
+    f: usize,
+    (rows, cols): (usize, usize),
+    certificate: &Tree,
+) -> Result<&'static str, CheckError> {
+    c.context = format!(
+        "{}, jump program",
+        c.context.split(',').next().unwrap_or("")
+    );
+    let sys = board.system(v, f);
+    c.expect(sys.rows.len() == rows && sys.cols.len() == cols, || {
+        format!(
+            "the program has {} rows and {} columns, stated {rows} and {cols}",
+            sys.rows.len(),
+            sys.cols.len()
+        )
+    })?;
+    let r = farkas::check_tree(&sys, certificate);
+    c.expect(r.is_ok(), || format!("certificate: {}", r.unwrap_err()))?;
+    Ok(match certificate {
+        Tree::Leaf(_) => "not solvable (resource count)",
+        _ => "not solvable (integer program)",
+    })
+}
