@@ -88,27 +88,9 @@ fn replay_rules(
 ) -> Result<Replay, String> {
     let mut board = start_position(lattice, level, army)?;
     for (i, s) in play.iter().enumerate() {
-        let n = i + 1;
-        let why = if !lattice.is_jump(s.from, s.over, s.to) {
-            Some("not a jump of this army (cells not in a line along a jump direction)")
-        } else if !board.contains(&s.from) {
-            Some("no man on the from-cell")
-        } else if !board.contains(&s.over) {
-            Some("no man on the jumped cell")
-        } else if board.contains(&s.to) {
-            Some("the landing cell is occupied")
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            return Err(format!(
-                "jump {n} {:?} over {:?} into {:?} is illegal: {why}",
-                s.from, s.over, s.to
-            ));
-        }
-        board.remove(&s.from);
-        board.remove(&s.over);
-        board.insert(s.to);
+        let shape = (!lattice.is_jump(s.from, s.over, s.to))
+            .then_some("not a jump of this army (cells not in a line along a jump direction)");
+        play_jump(&mut board, i + 1, s, shape)?;
     }
     if !board.contains(&(0, 0)) {
         return Err("the play ends without a man on the target (0,0)".into());
@@ -142,31 +124,14 @@ pub fn replay_board(
     }
     for (i, s) in play.iter().enumerate() {
         let d = (s.over.0 - s.from.0, s.over.1 - s.from.1);
-        let why = if !directions.contains(&d) || s.to != (s.over.0 + d.0, s.over.1 + d.1) {
+        let shape = if !directions.contains(&d) || s.to != (s.over.0 + d.0, s.over.1 + d.1) {
             Some("not a jump of this board (cells not in a line along a jump direction)")
         } else if ![s.from, s.over, s.to].iter().all(|c| cells.contains(c)) {
             Some("a cell of the jump is not a hole of the board")
-        } else if !board.contains(&s.from) {
-            Some("no man on the from-cell")
-        } else if !board.contains(&s.over) {
-            Some("no man on the jumped cell")
-        } else if board.contains(&s.to) {
-            Some("the landing cell is occupied")
         } else {
             None
         };
-        if let Some(why) = why {
-            return Err(format!(
-                "jump {} {:?} over {:?} into {:?} is illegal: {why}",
-                i + 1,
-                s.from,
-                s.over,
-                s.to
-            ));
-        }
-        board.remove(&s.from);
-        board.remove(&s.over);
-        board.insert(s.to);
+        play_jump(&mut board, i + 1, s, shape)?;
     }
     if board.len() != 1 || !board.contains(&finish) {
         let mut left: Vec<Cell> = board.into_iter().collect();
@@ -182,6 +147,35 @@ pub fn replay_board(
         moves: count_moves(play),
         men_left: 1,
     })
+}
+
+/// Plays jump number `n` on `board` if it is legal; `shape` says why its cells are not a
+/// jump of the problem, when they are not.
+fn play_jump(
+    board: &mut HashSet<Cell>,
+    n: usize,
+    s: &Step,
+    shape: Option<&str>,
+) -> Result<(), String> {
+    let why = shape.or(if !board.contains(&s.from) {
+        Some("no man on the from-cell")
+    } else if !board.contains(&s.over) {
+        Some("no man on the jumped cell")
+    } else if board.contains(&s.to) {
+        Some("the landing cell is occupied")
+    } else {
+        None
+    });
+    if let Some(why) = why {
+        return Err(format!(
+            "jump {n} {:?} over {:?} into {:?} is illegal: {why}",
+            s.from, s.over, s.to
+        ));
+    }
+    board.remove(&s.from);
+    board.remove(&s.over);
+    board.insert(s.to);
+    Ok(())
 }
 
 #[cfg(test)]
