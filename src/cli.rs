@@ -110,7 +110,7 @@ impl Display {
 pub struct SolveArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
-    /// Men start in rows y >= level (1 to 2147483647); the target is (0,0). Not for boards
+    /// Men start at distance >= level from the target (0,0): rows y >= level for the five armies, outside the desert of side 2·level − 1 for a square desert (1 to 2147483647). Not for boards
     #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["vacancy", "finish"])]
     pub level: Option<String>,
     /// Board models only: the hole left empty at the start (x,y)
@@ -266,7 +266,7 @@ fn check_line(path: &Path, s: &crate::proof::check::Summary) -> String {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
-    /// Men must start in rows y >= level (1 to 2147483647). Not for boards
+    /// Men must start at distance >= level from the target (rows y >= level for the five armies; 1 to 2147483647). Not for boards
     #[arg(long, allow_hyphen_values = true, required_unless_present = "finish")]
     pub level: Option<String>,
     /// Board models only: the hole the last man must stand on (x,y); ARMY_CSV is the start
@@ -288,7 +288,7 @@ pub struct VerifyArgs {
 pub struct CasesArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
-    /// Men start in rows y >= level (1 to 2147483647)
+    /// Men start at distance >= level from the target: rows y >= level for the five armies, the model's own metric for a desert (1 to 2147483647)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
     /// Number of men K (1 up to what the start cells of the pagoda window hold)

@@ -23,7 +23,7 @@ undecided army, or no proven minimum: the count is then a lower bound, \"at leas
 pub struct CountArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
-    /// Men start in rows y >= level; the target is (0,0)
+    /// Men start at distance >= level from the target (0,0) (rows y >= level for the five armies)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
     /// Stop after this many seconds; the count is then reported as a lower bound

@@ -27,7 +27,7 @@ play known are reported, said as such).";
 pub struct MovesArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
-    /// Men start in rows y >= level; the target is (0,0)
+    /// Men start at distance >= level from the target (0,0) (rows y >= level for the five armies)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
     /// The army (CSV with header x,y)
