@@ -117,18 +117,22 @@ fn place(board: &PegBoard, (x, y): Cell) -> (f64, f64) {
     e.point((x, y))
 }
 
+/// The board's extent in the plane: (x min, x max), (y min, y max) of its holes.
+fn extent(board: &PegBoard) -> ((f64, f64), (f64, f64)) {
+    let pts: Vec<(f64, f64)> = board.cells.iter().map(|&c| place(board, c)).collect();
+    let span = |f: fn(&(f64, f64)) -> f64| {
+        pts.iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(f(p)), b.max(f(p))))
+    };
+    (span(|p| p.0), span(|p| p.1))
+}
+
 /// A picture of the catalogue: one small board per vacancy (up to symmetry), the vacancy
 /// ringed, every finish of a solvable problem from it filled, the others hollow.
 pub fn svg(board: &PegBoard, outcomes: &[Outcome]) -> String {
     let mut vacancies: Vec<Cell> = outcomes.iter().map(|o| o.vacancy).collect();
     vacancies.dedup();
-    let pts: Vec<(f64, f64)> = board.cells.iter().map(|&c| place(board, c)).collect();
-    let (x0, x1) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (y0, y1) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let ((x0, x1), (y0, y1)) = extent(board);
     let unit = 14.0;
     let (w, h) = ((x1 - x0 + 2.0) * unit, (y1 - y0 + 2.0) * unit + 16.0);
     let per_row = 6usize;
@@ -154,8 +158,8 @@ pub fn svg(board: &PegBoard, outcomes: &[Outcome]) -> String {
             v.0,
             v.1
         );
-        for (i, &c) in board.cells.iter().enumerate() {
-            let (px, py) = pts[i];
+        for &c in &board.cells {
+            let (px, py) = place(board, c);
             let cx = ox + (px - x0 + 1.0) * unit;
             let cy = oy + 16.0 + (y1 - py + 1.0) * unit;
             let good = outcomes
@@ -181,13 +185,7 @@ pub fn svg(board: &PegBoard, outcomes: &[Outcome]) -> String {
 /// A picture of one play: the board, the vacancy ringed, each jump an arrow from its
 /// from-hole to its landing hole, numbered, the last man's hole filled.
 pub fn play_svg(board: &PegBoard, vacancy: Cell, play: &[crate::verify::Step]) -> String {
-    let pts: Vec<(f64, f64)> = board.cells.iter().map(|&c| place(board, c)).collect();
-    let (x0, x1) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (y0, y1) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let ((x0, x1), (y0, y1)) = extent(board);
     let unit = 48.0;
     let at = |c: Cell| {
         let (px, py) = place(board, c);
