@@ -13,11 +13,11 @@
 //! program's system too, certified or not: a CBC "feasible" fails the step (the solvers
 //! disagree), and a CBC time-out is counted as no verdict, never as a confirmation.
 
-use super::farkas;
+use super::deferred::{self, Call, Solver};
+use super::farkas::{self, LinearSystem};
 use super::format::*;
 use super::ip;
 use super::profiles;
-use super::resolve::{Resolved, cbc, resolve};
 use super::space::Space;
 use crate::geometry::{Cell, apply};
 use crate::golden::Golden;
@@ -100,9 +100,9 @@ struct Checker<'a> {
     step: usize,
     context: String,
     summary: Summary,
-    /// Programs without a certificate, re-solved after the walk (in parallel), each with
-    /// the step and context it fails under.
-    deferred: Vec<(usize, String, farkas::LinearSystem)>,
+    /// Solver calls, made after the walk (in parallel), each with the step and context it
+    /// fails under.
+    deferred: Vec<Call>,
 }
 
 /// Checks a proof; Ok with a summary only if every step holds.
@@ -499,8 +499,9 @@ impl Checker<'_> {
         }
     }
 
-    /// The program of `ip` has no integer solution: by its certificate, or by HiGHS; and,
-    /// when asked, by CBC too.
+    /// The program of `ip` has no integer solution: by its certificate, or by HiGHS (the
+    /// whole program, or the leaves its tree leaves to the solvers); and, when asked, by
+    /// CBC too. Solver calls are queued and made after the walk ([`deferred`]).
     fn infeasible(&mut self, space: &Space, ip: &IpProof) -> Result<(), CheckError> {
         let sys = ip::build(space, &ip.def).map_err(|e| self.fail(e))?;
         self.expect(
@@ -516,88 +517,67 @@ impl Checker<'_> {
             },
         )?;
         self.summary.ips += 1;
-        if let Some(tree) = &ip.certificate {
-            let r = farkas::check_tree(&sys, tree);
-            self.summary.certified += 1;
-            self.expect(r.is_ok(), || format!("certificate: {}", r.unwrap_err()))?;
-        } else {
-            self.expect(!self.opts.certificates_only, || {
-                "no exact certificate, and solvers were not allowed".into()
-            })?;
-            if self.opts.cbc {
-                self.second_opinion(&sys)?;
+        let left = match &ip.certificate {
+            Some(tree) => {
+                let r = farkas::check_tree_leaving(&sys, tree);
+                self.expect(r.is_ok(), || {
+                    format!("certificate: {}", r.as_ref().unwrap_err())
+                })?;
+                r.unwrap()
             }
-            // HiGHS re-solves it after the walk, in parallel, under this step.
-            self.step += 1;
-            self.summary.solver_only += 1;
-            self.deferred.push((self.step, self.context.clone(), sys));
+            None => vec![sys.clone()],
+        };
+        let program = self.summary.ips;
+        if left.is_empty() {
+            self.summary.certified += 1;
+            if self.opts.cbc {
+                self.defer(Solver::Cbc, vec![sys], program, ip.seconds);
+            }
             return Ok(());
         }
-        if self.opts.cbc {
-            self.second_opinion(&sys)?;
-        }
-        Ok(())
-    }
-
-    /// CBC on the checker's system: infeasible confirms, feasible fails the step, anything
-    /// else is recorded as no verdict (the proof's own steps still decide the check).
-    fn second_opinion(&mut self, sys: &farkas::LinearSystem) -> Result<(), CheckError> {
-        let o = cbc(sys, self.opts.time_limit);
-        self.expect(o.verdict != Resolved::Feasible, || {
-            format!(
-                "CBC, solving the checker's program, finds it feasible: {}; the solvers disagree",
-                o.note
-            )
+        self.expect(!self.opts.certificates_only, || {
+            "no exact certificate, and solvers were not allowed".into()
         })?;
-        let at = format!("step {} ({}): {}", self.step, self.context, o.note);
-        let s = self.summary.cbc.get_or_insert_with(CbcSummary::default);
-        s.cbc_seconds += o.seconds;
-        s.cbc_max_seconds = s.cbc_max_seconds.max(o.seconds);
-        if o.verdict == Resolved::Infeasible {
-            s.cbc_confirmed += 1;
-        } else {
-            s.cbc_no_verdict += 1;
-            s.cbc_no_verdict_at.push(at);
+        self.summary.solver_only += 1;
+        if self.opts.cbc {
+            self.defer(Solver::Cbc, left.clone(), program, ip.seconds);
         }
+        self.defer(Solver::Highs, left, program, ip.seconds);
         Ok(())
     }
 
-    /// Re-solves the programs without a certificate, `opts.jobs` at a time, and fails with
-    /// the first (by step) that HiGHS does not call infeasible.
+    /// Queues `systems` (one program's, the whole or its leaves) for a solver, under a new
+    /// step; `seconds`, the search's time on the program, orders the work.
+    fn defer(&mut self, solver: Solver, systems: Vec<LinearSystem>, program: usize, seconds: f64) {
+        self.step += 1;
+        let n = systems.len();
+        for (i, sys) in systems.into_iter().enumerate() {
+            let context = match n {
+                1 => self.context.clone(),
+                _ => format!("{}, solver leaf {} of {n}", self.context, i + 1),
+            };
+            self.deferred.push(Call {
+                step: self.step,
+                context,
+                sys,
+                solver,
+                program,
+                priority: seconds / n as f64,
+            });
+        }
+    }
+
+    /// Makes the queued solver calls; fails with the first failing one, by step.
     fn resolve_deferred(&mut self) -> Result<(), CheckError> {
-        let jobs = match self.opts.jobs {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let verdicts: Vec<std::sync::Mutex<Option<Resolved>>> = self
-            .deferred
-            .iter()
-            .map(|_| std::sync::Mutex::new(None))
-            .collect();
-        std::thread::scope(|scope| {
-            for _ in 0..jobs.min(self.deferred.len()) {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((_, _, sys)) = self.deferred.get(i) else {
-                            break;
-                        };
-                        let r = resolve(sys, self.opts.time_limit);
-                        *verdicts[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                    }
-                });
-            }
-        });
-        for ((step, context, _), r) in self.deferred.iter().zip(verdicts) {
-            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
-            if r != Some(Resolved::Infeasible) {
-                return Err(CheckError {
-                    step: *step,
-                    context: context.clone(),
-                    message: format!("HiGHS, solving the checker's program again, says {r:?}"),
-                });
-            }
+        let cbc = deferred::solve(&self.deferred, self.opts.jobs, self.opts.time_limit).map_err(
+            |(step, context, message)| CheckError {
+                step,
+                context,
+                message,
+            },
+        )?;
+        if self.opts.cbc {
+            self.summary.cbc = Some(cbc.unwrap_or_default());
         }
         Ok(())
     }
