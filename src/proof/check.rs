@@ -14,6 +14,7 @@
 //! disagree), and a CBC time-out is counted as no verdict, never as a confirmation.
 
 use super::deferred::{self, Call, Solver};
+pub use super::deferred::Record;
 use super::farkas::{self, LinearSystem};
 use super::format::*;
 use super::ip;
@@ -80,7 +81,7 @@ pub struct CbcSummary {
     pub cbc_no_verdict_at: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Options {
     /// Refuse integer programs without an exact certificate instead of re-solving them.
     pub certificates_only: bool,
@@ -91,6 +92,9 @@ pub struct Options {
     pub jobs: usize,
     /// Ask CBC too about every infeasible integer program (a build with `--features cbc`).
     pub cbc: bool,
+    /// CBC's verdicts kept across runs: systems it already proved infeasible are not solved
+    /// again ([`deferred::Record`]).
+    pub cbc_record: Option<std::sync::Arc<Record>>,
 }
 
 struct Checker<'a> {
@@ -569,7 +573,8 @@ impl Checker<'_> {
 
     /// Makes the queued solver calls; fails with the first failing one, by step.
     fn resolve_deferred(&mut self) -> Result<(), CheckError> {
-        let cbc = deferred::solve(&self.deferred, self.opts.jobs, self.opts.time_limit).map_err(
+        let record = self.opts.cbc_record.as_deref();
+        let cbc = deferred::solve(&self.deferred, self.opts.jobs, self.opts.time_limit, record).map_err(
             |(step, context, message)| CheckError {
                 step,
                 context,
