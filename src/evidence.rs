@@ -108,5 +108,6 @@ pub fn direct_def(
         max_loss,
         classes: None,
         lossy_cap: None,
+        cuts: Vec::new(),
     }
 }

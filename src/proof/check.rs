@@ -107,6 +107,8 @@ struct Checker<'a> {
     /// Solver calls, made after the walk (in parallel), each with the step and context it
     /// fails under.
     deferred: Vec<Call>,
+    /// Under a count's claim: every image of every listed army, each sorted.
+    counted: Vec<Vec<Cell>>,
 }
 
 /// Checks a proof; Ok with a summary only if every step holds.
@@ -128,6 +130,7 @@ pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
             ..Summary::default()
         },
         deferred: Vec::new(),
+        counted: Vec::new(),
     };
     c.run()?;
     c.resolve_deferred()?;
@@ -176,6 +179,12 @@ impl Checker<'_> {
             Claim::Impossible { weight, counted_at } => self.impossible(weight, counted_at),
             Claim::Unreachable { ref last_jumps } => self.unreachable(last_jumps),
             Claim::Minimum { men } => self.minimum(men),
+            Claim::Count {
+                men,
+                ref armies,
+                up_to_symmetry,
+                total,
+            } => self.count(men, armies, (up_to_symmetry, total)),
             Claim::Board(_) => Err(self.fail("a board claim is checked by proof::peg".into())),
         }
     }
@@ -380,6 +389,7 @@ impl Checker<'_> {
         self.expect(def.classes.is_none() && def.lossy_cap.is_none(), || {
             "a direct program may not fix classes or cap lossy jumps".into()
         })?;
+        self.cuts(k, &def.cuts)?;
         self.expect(def.max_exponent >= need_exp, || {
             format!(
                 "board limit stated {}, computed {need_exp}",
@@ -475,6 +485,7 @@ impl Checker<'_> {
                 self.expect(
                     def.last_jump == space.d
                         && def.max_men == k
+                        && def.cuts.is_empty()
                         && def.classes.as_deref() == Some(case.profile.as_slice()),
                     || "the program is not this case's".into(),
                 )?;
@@ -586,6 +597,96 @@ impl Checker<'_> {
         }
         Ok(())
     }
+}
+
+/// A count's claim and its rounds of K men; the armies' men are below in the file.
+impl Checker<'_> {
+    /// A count: the minimum (K − 1 men ruled out, the proof's play), every listed army
+    /// played and distinct from the others under the symmetries, the stated numbers, then
+    /// for every last jump the round of K men with cuts on the listed armies' images only.
+    fn count(
+        &mut self,
+        men: u64,
+        armies: &[Play],
+        (up_to_symmetry, total): (usize, usize),
+    ) -> Result<(), CheckError> {
+        self.minimum(men)?;
+        self.summary.claim = format!("count {up_to_symmetry} / {total} of {men} men");
+        let lattice = self.army.lattice();
+        let mut seen: Vec<Vec<Cell>> = Vec::new();
+        let mut images_total = 0;
+        for (i, a) in armies.iter().enumerate() {
+            self.context = format!("{} {}, army {}", self.proof.army, self.proof.level, i + 1);
+            let steps: Vec<crate::verify::Step> = a
+                .jumps
+                .iter()
+                .map(|&(from, over, to)| crate::verify::Step { from, over, to })
+                .collect();
+            let r = crate::verify::replay(&lattice, self.proof.level, &a.army, &steps);
+            self.expect(r.is_ok(), || r.as_ref().unwrap_err().to_string())?;
+            self.expect(a.army.len() as u64 == men, || {
+                format!("the army has {} men, the claim {men}", a.army.len())
+            })?;
+            let images = images(&lattice, &a.army);
+            self.expect(!images.iter().any(|im| seen.contains(im)), || {
+                "this army is an image of one listed before it".into()
+            })?;
+            images_total += images.len();
+            seen.extend(images);
+        }
+        self.expect(
+            armies.len() == up_to_symmetry && images_total == total,
+            || {
+                format!(
+                    "{} armies, {images_total} images; stated {up_to_symmetry} and {total}",
+                    armies.len()
+                )
+            },
+        )?;
+        self.counted = seen;
+        for d in lattice.last_jump_directions() {
+            let need = self.proof.rounds.iter().map(|r| board_exponent(&r.evidence)).max();
+            let space = Space::new(self.army, self.proof.level, d, need.unwrap_or(0).max(40));
+            self.context = format!("{} {}, {men} men, d={d:?}", self.proof.army, self.proof.level);
+            self.round(&space, men)?;
+        }
+        Ok(())
+    }
+
+    /// Cuts are allowed only in a count's round of K men, each on an image of a listed army.
+    fn cuts(&mut self, k: u64, cuts: &[Vec<Cell>]) -> Result<(), CheckError> {
+        if cuts.is_empty() {
+            return Ok(());
+        }
+        let counting = matches!(self.proof.claim, Claim::Count { men, .. } if men == k);
+        self.expect(counting, || {
+            "only a count's program of K men may carry cuts".into()
+        })?;
+        let bad = cuts.iter().find(|c| {
+            let mut c = c.to_vec();
+            c.sort();
+            !self.counted.contains(&c)
+        });
+        self.expect(bad.is_none(), || {
+            format!("the cut {:?} is not an image of a listed army", bad.unwrap())
+        })
+    }
+}
+
+/// The distinct images of a start set under the problem's symmetries, each sorted.
+fn images(lattice: &crate::geometry::Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
+    let mut out: Vec<Vec<Cell>> = lattice
+        .symmetries
+        .iter()
+        .map(|s| {
+            let mut v: Vec<Cell> = cells.iter().map(|&c| apply(s, c)).collect();
+            v.sort();
+            v
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 fn slack_of(profile: &[(i32, u64)]) -> Golden {
