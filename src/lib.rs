@@ -20,6 +20,7 @@ pub mod cli;
 pub mod cli_board;
 pub mod cli_certify;
 pub mod cli_count;
+pub mod cli_jobs;
 pub mod cli_moves;
 pub mod count;
 pub mod error;
