@@ -57,13 +57,22 @@ const CASES_HELP: &str = "Examples:
   solarmy cases --army diagonal --level 8 --size 122    # every case ruled out (Table 5)
   solarmy cases --army hexagonal --level 7 --size 144 --solve logs
   solarmy cases --army hexagonal --level 6 --size 36 --solve logs --json
+  solarmy cases --army skew --level 6 --size 45 --emit-jobs sweep   # 72 jobs
+  parallel --joblog sweep/joblog --resume < sweep/jobs.txt          # or: sbatch --wait sweep/slurm.sh
+  solarmy cases --merge sweep --json                                # as --solve sweep --json would
 
 The case log of --solve DIR is DIR/<army>-<level>-<size>-d<x>_<y>[-d<x>_<y>...]-cases.jsonl (one
 d<x>_<y> per last jump); a rerun resumes from it. A feasible case's army and play are written
 to DIR/<army>-<level>-<size>men-army.csv|svg and -play.csv|svg.
 
-Exit codes: 0 answered (every case settled, or the size ruled out), 1 failure, 2 bad command
-line, 3 stopped early (time limit, Ctrl-C, or the enumeration's case or node budget).";
+--emit-jobs DIR writes DIR/manifest.json, DIR/jobs.txt (one `--run-job DIR --case I` line per
+case without a result) and DIR/slurm.sh (an sbatch --array script); --merge DIR re-checks every
+result as a resumed case log line (a result stamped for another version or problem is refused)
+and reports the jobs without a result, whose cases stay open.
+
+Exit codes: 0 answered (every case settled, or the size ruled out; a job: its case settled), 1
+failure (a refused stamp), 2 bad command line, 3 stopped early (time limit, Ctrl-C, the
+enumeration's case or node budget; a merge with cases still open).";
 
 const BOUNDS_HELP: &str = "Examples:
   solarmy bounds                                        # all five armies
@@ -980,18 +989,7 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         return emit_jobs(dir, &sweep, problem, a);
     }
     let missing = match (&manifest, &a.merge) {
-        (Some(m), Some(dir)) => {
-            if m.stamp != sweep.job_stamp() {
-                return Err(Error::failure(format!(
-                    "{}: written by another version or for another problem than this solarmy's sweep: refused",
-                    dir.join("manifest.json").display()
-                )));
-            }
-            let (seed, missing) = crate::cli_jobs::results(dir, m)?;
-            sweep.seed = seed;
-            sweep.solve_open = false;
-            missing
-        }
+        (Some(m), Some(dir)) => crate::cli_jobs::seed(dir, m, &mut sweep)?,
         _ => Vec::new(),
     };
     let complete = sweep.families.iter().all(|f| f.complete);
@@ -1020,15 +1018,8 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     };
     sweep.verbose = a.display.verbose;
     let report = sweep.solve(dir, a.time_limit, a.display.progress())?;
-    if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(|j| j.to_string()).collect();
-        eprintln!(
-            "solarmy: {} of {} jobs have no result in {}: {} (their cases are open; run them and merge again)",
-            missing.len(),
-            manifest.as_ref().map_or(0, |m| m.jobs.len()),
-            dir.join("results").display(),
-            list.join(", ")
-        );
+    if let (Some(m), Some(dir)) = (&manifest, &a.merge) {
+        crate::cli_jobs::report_missing(dir, m, &missing);
     }
     let stem = format!("{army}-{level}-{}men", size);
     let files = report.found.as_ref().map(|_| output_paths(dir, &stem));

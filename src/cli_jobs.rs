@@ -322,3 +322,34 @@ pub fn results(dir: &Path, m: &Manifest) -> Result<(Vec<CaseResult>, Vec<usize>)
     }
     Ok((found, missing))
 }
+
+/// Seeds `sweep` (built from the manifest's problem) with the results of `dir`'s jobs, for a
+/// merge that solves nothing itself. Returns the jobs without a result.
+pub fn seed(dir: &Path, m: &Manifest, sweep: &mut Sweep) -> Result<Vec<usize>, Error> {
+    if m.stamp != sweep.job_stamp() {
+        return Err(stamp_error(
+            &manifest_path(dir),
+            &m.stamp,
+            &sweep.job_stamp(),
+        ));
+    }
+    let (found, missing) = results(dir, m)?;
+    sweep.seed = found;
+    sweep.solve_open = false;
+    Ok(missing)
+}
+
+/// One line on stderr naming the jobs a merge found no result for.
+pub fn report_missing(dir: &Path, m: &Manifest, missing: &[usize]) {
+    if missing.is_empty() {
+        return;
+    }
+    let list: Vec<String> = missing.iter().map(|j| j.to_string()).collect();
+    eprintln!(
+        "solarmy: {} of {} jobs have no result in {}: {} (their cases are open; run them and merge again)",
+        missing.len(),
+        m.jobs.len(),
+        dir.join("results").display(),
+        list.join(", ")
+    );
+}
