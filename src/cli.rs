@@ -55,11 +55,10 @@ named) or a file is unreadable or malformed, 2 bad command line.";
 
 const CASES_HELP: &str = "Examples:
   solarmy cases --army diagonal --level 8 --size 122    # every case ruled out (Table 5)
-  solarmy cases --army hexagonal --level 7 --size 144 --solve logs
   solarmy cases --army hexagonal --level 6 --size 36 --solve logs --json
-  solarmy cases --army skew --level 6 --size 45 --emit-jobs sweep   # 72 jobs
-  parallel --joblog sweep/joblog --resume < sweep/jobs.txt          # or: sbatch --wait sweep/slurm.sh
-  solarmy cases --merge sweep --json                                # as --solve sweep --json would
+  solarmy cases --army skew --level 6 --size 45 --emit-jobs sweep   # 72 jobs, then:
+    parallel --joblog sweep/joblog --resume < sweep/jobs.txt        # or sbatch --wait sweep/slurm.sh
+    solarmy cases --merge sweep --json                              # as --solve sweep --json prints
 
 The case log of --solve DIR is DIR/<army>-<level>-<size>-d<x>_<y>[-d<x>_<y>...]-cases.jsonl (one
 d<x>_<y> per last jump); a rerun resumes from it. A feasible case's army and play are written
