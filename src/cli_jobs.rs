@@ -233,12 +233,17 @@ fn slurm_script(dir: &Path, m: &Manifest, count: usize) -> String {
 # then complete the round with: solarmy cases --merge {d}
 #SBATCH --job-name=solarmy-{name}-{}-{}
 #SBATCH --cpus-per-task=1
-#SBATCH --output={d}/slurm/%A_%a.out
+#SBATCH --output={raw}/slurm/%A_%a.out
 {array}set -euo pipefail
 line=$(sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {d}/jobs.txt)
 exec bash -c \"$line\"
 ",
-        p.level, p.men, p.level, p.men
+        p.level,
+        p.men,
+        p.level,
+        p.men,
+        // sbatch reads its directives without a shell: the path as it is.
+        raw = dir.display()
     )
 }
 

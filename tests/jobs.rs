@@ -82,6 +82,12 @@ fn parallel_jobs_merge_to_the_local_sweep() {
     assert_eq!(lines.lines().count(), 72, "{lines}");
     let slurm = std::fs::read_to_string(jobs.join("slurm.sh")).unwrap();
     assert!(slurm.contains("#SBATCH --array=1-72"), "{slurm}");
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(jobs.join("slurm.sh"))
+        .status()
+        .unwrap();
+    assert!(syntax.success(), "{slurm}");
     run_parallel(bin, &jobs);
     let (code, merged, err) = merge(&jobs);
     assert_eq!(code, 0, "{err}");
