@@ -184,7 +184,7 @@ pub fn emit(
     let lines: String = m
         .jobs
         .iter()
-        .filter(|j| !result_path(&dir, j.job).exists())
+        .filter(|j| !settled(&dir, j.job, &m.stamp))
         .map(|j| {
             format!(
                 "{} cases {} --run-job {} --case {}{options}\n",
@@ -207,6 +207,17 @@ pub fn emit(
         slurm_script(&dir, &m, count).as_bytes(),
     )?;
     Ok((count, m.jobs.len()))
+}
+
+/// Whether job `job` of `dir` has a result of this sweep that settles its case; one that
+/// does not (a time limit, Ctrl-C, another stamp) is run again.
+fn settled(dir: &Path, job: usize, stamp: &Stamp) -> bool {
+    std::fs::read_to_string(result_path(dir, job))
+        .ok()
+        .and_then(|t| serde_json::from_str::<JobResult>(&t).ok())
+        .is_some_and(|r| {
+            r.stamp == *stamp && matches!(r.result.status.as_str(), "infeasible" | "feasible")
+        })
 }
 
 /// An `sbatch --array` script: task I runs line I of `jobs.txt`.

@@ -242,6 +242,25 @@ fn missing_results_are_reported_and_their_cases_open() {
         lines.lines().next().unwrap().ends_with("--case 3 -q"),
         "{lines}"
     );
+    // A result that settles nothing (here: a time limit) is run again, and open.
+    let two = dir.join("results/2.json");
+    let text = std::fs::read_to_string(&two).unwrap();
+    std::fs::write(&two, text.replace("\"infeasible\"", "\"time_limit\"")).unwrap();
+    emit(&["--army", "skew", "--level", "6", "--size", "45"], &dir);
+    let lines = std::fs::read_to_string(dir.join("jobs.txt")).unwrap();
+    assert_eq!(lines.lines().count(), 71);
+    assert!(
+        lines.lines().next().unwrap().ends_with("--case 2 -q"),
+        "{lines}"
+    );
+    // The merge still counts case 2: the first merge's case log holds its certificate,
+    // which checks again (a log is a cache; its lines count once re-verified).
+    let (code, out, _) = merge(&dir);
+    let v = json(&out);
+    assert_eq!(
+        (code, v["infeasible"].as_u64(), v["open"].as_u64()),
+        (3, Some(2), Some(70))
+    );
     // --merge takes its problem from the manifest only; --case needs --run-job.
     let (code, _, err) = solarmy(&["cases", "--merge", "x", "--army", "skew"]);
     assert_eq!(code, 2, "{err}");
