@@ -55,15 +55,23 @@ named) or a file is unreadable or malformed, 2 bad command line.";
 
 const CASES_HELP: &str = "Examples:
   solarmy cases --army diagonal --level 8 --size 122    # every case ruled out (Table 5)
-  solarmy cases --army hexagonal --level 7 --size 144 --solve logs
   solarmy cases --army hexagonal --level 6 --size 36 --solve logs --json
+  solarmy cases --army skew --level 6 --size 45 --emit-jobs sweep   # 72 jobs, then:
+    parallel --joblog sweep/joblog --resume < sweep/jobs.txt        # or sbatch --wait sweep/slurm.sh
+    solarmy cases --merge sweep --json                              # as --solve sweep --json prints
 
 The case log of --solve DIR is DIR/<army>-<level>-<size>-d<x>_<y>[-d<x>_<y>...]-cases.jsonl (one
 d<x>_<y> per last jump); a rerun resumes from it. A feasible case's army and play are written
 to DIR/<army>-<level>-<size>men-army.csv|svg and -play.csv|svg.
 
-Exit codes: 0 answered (every case settled, or the size ruled out), 1 failure, 2 bad command
-line, 3 stopped early (time limit, Ctrl-C, or the enumeration's case or node budget).";
+--emit-jobs DIR writes DIR/manifest.json, DIR/jobs.txt (one `--run-job DIR --case I` line per
+case without a result) and DIR/slurm.sh (an sbatch --array script); --merge DIR re-checks every
+result as a resumed case log line (a result stamped for another version or problem is refused)
+and reports the jobs without a result, whose cases stay open.
+
+Exit codes: 0 answered (every case settled, or the size ruled out; a job: its case settled), 1
+failure (a refused stamp), 2 bad command line, 3 stopped early (time limit, Ctrl-C, the
+enumeration's case or node budget; a merge with cases still open).";
 
 const BOUNDS_HELP: &str = "Examples:
   solarmy bounds                                        # all five armies
@@ -297,17 +305,33 @@ pub struct VerifyArgs {
 #[derive(Args, Debug)]
 #[command(after_help = CASES_HELP)]
 pub struct CasesArgs {
-    #[command(flatten)]
-    pub problem: ProblemArg,
+    /// conway, skew, diagonal, hexagonal or pablito (the model files built in)
+    #[arg(long, conflicts_with = "model", required_unless_present_any = ["model", "merge"])]
+    pub army: Option<String>,
+    /// A model file (TOML, schema in models/README.md), e.g. models/hexagonal.toml
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
     /// Men start at distance >= level from the target: rows y >= level for the five armies, the model's own metric for a desert (1 to 2147483647)
-    #[arg(long, allow_hyphen_values = true)]
-    pub level: String,
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "merge")]
+    pub level: Option<String>,
     /// Number of men K (1 up to what the start cells of the pagoda window hold)
-    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = parse_size)]
-    pub size: u64,
+    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = parse_size, required_unless_present = "merge")]
+    pub size: Option<u64>,
     /// Solve every case that no reduction rules out, logging to DIR/<army>-<level>-<K>-d<x>_<y>[-d..]-cases.jsonl
     #[arg(long, value_name = "DIR")]
     pub solve: Option<PathBuf>,
+    /// Write the cases to solve as independent jobs: DIR/manifest.json, DIR/jobs.txt (one command line per case without a result), DIR/slurm.sh (an sbatch --array script)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["solve", "run_job", "merge"])]
+    pub emit_jobs: Option<PathBuf>,
+    /// Solve job I (--case I) of DIR, writing DIR/results/I.json
+    #[arg(long, value_name = "DIR", requires = "case", conflicts_with_all = ["solve", "merge"])]
+    pub run_job: Option<PathBuf>,
+    /// The job --run-job solves, from 1 (line I of a fresh DIR/jobs.txt)
+    #[arg(long, value_name = "I", requires = "run_job")]
+    pub case: Option<usize>,
+    /// Complete the round from the job results in DIR (the problem is read from DIR/manifest.json): the same case log and answer as --solve DIR
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["solve", "level", "size", "army", "model", "cbc"])]
+    pub merge: Option<PathBuf>,
     /// Seconds per case when solving (0 < SECS <= 1e9)
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
@@ -888,9 +912,24 @@ fn screen(army: Army, level: i32, size: u64, max_cases: usize) -> Result<Screene
 }
 
 pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
-    let army = a.problem.army()?;
-    let level = parse_level(&a.level)?;
-    let head = json!({"army": army.name(), "level": level, "men": a.size});
+    let manifest = a
+        .merge
+        .as_deref()
+        .map(crate::cli_jobs::read_manifest)
+        .transpose()?;
+    let (problem, level, size) = match &manifest {
+        Some(m) => (m.problem.arg(), m.problem.level, m.problem.men),
+        None => (
+            ProblemArg {
+                army: a.army.clone(),
+                model: a.model.clone(),
+            },
+            parse_level(a.level.as_deref().unwrap_or_default())?,
+            a.size.unwrap_or_default(),
+        ),
+    };
+    let army = problem.army()?;
+    let head = json!({"army": army.name(), "level": level, "men": size});
     let object = |extra: serde_json::Value| {
         let mut v = head.clone();
         if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
@@ -906,9 +945,10 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         }
         return Ok(0);
     }
-    check_cbc(a.cbc)?;
+    let cbc = manifest.as_ref().map_or(a.cbc, |m| m.cbc);
+    check_cbc(cbc)?;
     let lattice = army.lattice();
-    let (light, stopped) = screen(army, level, a.size, a.max_cases)?;
+    let (light, stopped) = screen(army, level, size, a.max_cases)?;
     let light_json: Vec<_> = light
         .iter()
         .map(|(d, w)| json!({"last_jump": d, "heaviest_weight": w.to_string(), "heaviest_weight_value": w.to_f64()}))
@@ -918,8 +958,8 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         .map(|(d, w)| {
             format!(
                 "{army} army, level {level}, {} men, last jump over {d:?}: ruled out by weight: the heaviest {} men weigh {w} ≈ {:.6} < 1\n",
-                a.size,
-                a.size,
+                size,
+                size,
                 w.to_f64()
             )
         })
@@ -943,20 +983,32 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         }
         return Ok(0);
     }
-    if let Some(dir) = &a.solve {
+    let solve_dir = a.solve.as_ref().or(a.merge.as_ref());
+    if let Some(dir) = solve_dir.or(a.emit_jobs.as_ref()) {
         check_writable(dir)?;
     }
     install_interrupt_handler();
-    let mut sweep = crate::sweep::Sweep::new(army, level, a.size);
-    sweep.second_opinion = a.cbc;
+    let mut sweep = crate::sweep::Sweep::new(army, level, size);
+    sweep.second_opinion = cbc;
     sweep.jobs = a.jobs as usize;
+    if let (Some(dir), Some(job)) = (&a.run_job, a.case) {
+        return crate::cli_jobs::run(dir, &sweep, job, a.time_limit);
+    }
+    if let Some(dir) = &a.emit_jobs {
+        let problem = crate::cli_jobs::Problem::new(&problem, level, size)?;
+        return emit_jobs(dir, &sweep, problem, a);
+    }
+    let missing = match (&manifest, &a.merge) {
+        (Some(m), Some(dir)) => crate::cli_jobs::seed(dir, m, &mut sweep)?,
+        _ => Vec::new(),
+    };
     let complete = sweep.families.iter().all(|f| f.complete);
     let mut fields = json!({
         "status": "cases",
         "ruled_out_by_weight": light_json,
         "enumeration_complete": complete,
         "families": sweep.families,
-        "solved": a.solve.is_some(),
+        "solved": solve_dir.is_some(),
     });
     if !a.json {
         emit(&light_lines)?;
@@ -965,10 +1017,10 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     if !complete {
         eprintln!(
             "solarmy: the enumeration was cut at its exponent cap: the cases are not proven to cover every army of {} men",
-            a.size
+            size
         );
     }
-    let Some(dir) = &a.solve else {
+    let Some(dir) = solve_dir else {
         if a.json {
             emitln(&object(fields))?;
         }
@@ -976,11 +1028,17 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     };
     sweep.verbose = a.display.verbose;
     let report = sweep.solve(dir, a.time_limit, a.display.progress())?;
-    let stem = format!("{army}-{level}-{}men", a.size);
+    if let (Some(m), Some(dir)) = (&manifest, &a.merge) {
+        crate::cli_jobs::report_missing(dir, m, &missing);
+    }
+    let stem = format!("{army}-{level}-{}men", size);
     let files = report.found.as_ref().map(|_| output_paths(dir, &stem));
     if let Some(o) = fields.as_object_mut() {
         if let Ok(serde_json::Value::Object(r)) = serde_json::to_value(&report) {
             o.extend(r);
+        }
+        for (name, n) in report.counts() {
+            o.insert(name.into(), json!(n));
         }
         o.insert(
             "army_csv".into(),
@@ -1004,6 +1062,33 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     }
     shown?;
     Ok(if report.complete { 0 } else { 3 })
+}
+
+/// `cases --emit-jobs DIR`: the sweep written down as jobs, and what to do with them.
+fn emit_jobs(
+    dir: &Path,
+    sweep: &crate::sweep::Sweep,
+    problem: crate::cli_jobs::Problem,
+    a: &CasesArgs,
+) -> Result<u8, Error> {
+    let (jobs, cases) = crate::cli_jobs::emit(dir, sweep, problem, a.time_limit, a.cbc)?;
+    let d = dir.display();
+    if a.json {
+        emitln(
+            &json!({"army": sweep.army.name(), "level": sweep.level, "men": sweep.men,
+            "status": "jobs", "jobs": jobs, "cases": cases, "dir": d.to_string()})
+            .to_string(),
+        )?;
+    } else {
+        emitln(&format!(
+            "{jobs} jobs ({cases} cases to solve) in {d}/jobs.txt and {d}/slurm.sh; run them with
+  parallel --joblog {d}/joblog --resume < {d}/jobs.txt
+or
+  sbatch --wait {d}/slurm.sh
+then: solarmy cases --merge {d}"
+        ))?;
+    }
+    Ok(0)
 }
 
 /// `solarmy completions SHELL`: the completion script on stdout.

@@ -11,6 +11,8 @@
 //! tabulates the pagoda bounds. [`cli_certify`] adds exact certificates to a proof file
 //! ([`certify`]). [`count`] counts every minimum army ([`cli_count`]);
 //! [`moves`] searches all plays of a given army for the fewest moves ([`cli_moves`]).
+//! [`cli_jobs`] writes a case split as independent jobs (GNU parallel, a Slurm array) and
+//! merges their results through the sweep's own re-checks.
 
 pub mod board;
 pub mod bounds;
@@ -20,6 +22,7 @@ pub mod cli;
 pub mod cli_board;
 pub mod cli_certify;
 pub mod cli_count;
+pub mod cli_jobs;
 pub mod cli_moves;
 pub mod count;
 pub mod error;

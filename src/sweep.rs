@@ -14,6 +14,8 @@
 //! case log (JSON lines: a stamp, then one line per case settled, written by one thread) so
 //! that a sweep stopped by a time limit or Ctrl-C resumes where it stopped; the log is a
 //! cache, and a resumed result counts only once it is verified again ([`Sweep::resume`]).
+//! The same holds for results solved elsewhere, one case per job ([`crate::jobs`]): they
+//! are handed in as a seed and checked exactly as a resumed log line is.
 
 use crate::board::{Board, Limit, MARGIN};
 use crate::cases::{self, Case};
@@ -65,6 +67,12 @@ pub struct Sweep {
     pub jobs: usize,
     /// One line on stderr per case solved, as it is solved.
     pub verbose: bool,
+    /// Results solved elsewhere (job files), taken like resumed log lines: only once
+    /// verified again.
+    pub seed: Vec<CaseResult>,
+    /// Whether cases without a result are solved here; when false (a merge of jobs) they
+    /// stay open.
+    pub solve_open: bool,
 }
 
 /// One line of the case log.
@@ -97,7 +105,7 @@ pub struct CaseResult {
 /// What wrote a case log. A log is reused only when its stamp equals the current one: the
 /// same program, problem, round, last jumps and enumeration limits.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Stamp {
+pub struct Stamp {
     program: String,
     army: String,
     level: i32,
@@ -137,6 +145,21 @@ pub struct Report {
 }
 
 impl Report {
+    /// Cases per outcome: ruled out, infeasible, feasible, skipped (an army was found
+    /// first) and open (anything else: not solved, time limit, unorderable).
+    pub fn counts(&self) -> [(&'static str, usize); 5] {
+        let count = |s: &str| self.results.iter().filter(|r| r.status == s).count();
+        let settled = ["ruled_out", "infeasible", "feasible", "skipped"].map(count);
+        let open = self.results.len() - settled.iter().sum::<usize>();
+        [
+            ("ruled_out", settled[0]),
+            ("infeasible", settled[1]),
+            ("feasible", settled[2]),
+            ("skipped", settled[3]),
+            ("open", open),
+        ]
+    }
+
     pub fn summary(&self) -> String {
         let count = |s: &str| self.results.iter().filter(|r| r.status == s).count();
         format!(
@@ -224,6 +247,8 @@ impl Sweep {
             second_opinion: false,
             jobs: 1,
             verbose: false,
+            seed: Vec::new(),
+            solve_open: true,
         }
     }
 
@@ -291,6 +316,41 @@ impl Sweep {
         dir.join(log_name(army, level, men, dirs, 0))
     }
 
+    /// What a case log or a job result of this sweep is stamped with.
+    pub fn job_stamp(&self) -> Stamp {
+        self.stamp(0)
+    }
+
+    /// The cases no reduction rules out, each with its last jump, in the order the sweep
+    /// solves them: job I of an emitted sweep is the I-th of this list (from 1).
+    pub fn remaining(&self) -> Vec<(Cell, &Case)> {
+        self.families
+            .iter()
+            .flat_map(|f| {
+                Self::order(f)
+                    .into_iter()
+                    .filter(|c| c.ruled_out.is_none())
+                    .map(move |c| (f.last_jump, c))
+            })
+            .collect()
+    }
+
+    /// Solves the `index`-th remaining case (from 1) as one job: its log line, with the
+    /// exact certificate of an infeasible program (a job cannot know whether another finds
+    /// an army, so it always certifies).
+    pub fn solve_job(&self, index: usize, time_limit: Option<f64>) -> Result<CaseResult, Error> {
+        let (d, c) = index
+            .checked_sub(1)
+            .and_then(|i| self.remaining().get(i).copied())
+            .ok_or_else(|| Error::Input(format!("--case {index}: no such job")))?;
+        let f = self.families.iter().find(|f| f.last_jump == d).unwrap();
+        let (mut r, _) = self.solve_case(f, c, time_limit, None)?;
+        if let Some(ip) = r.ip.as_mut() {
+            crate::evidence::certify_proof(self.army, self.level, ip)?;
+        }
+        Ok(r)
+    }
+
     fn stamp(&self, extra: i32) -> Stamp {
         Stamp {
             program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
@@ -328,7 +388,9 @@ impl Sweep {
             .collect()
     }
 
-    fn still_holds(&self, r: &CaseResult) -> bool {
+    /// Whether a result read back (from a log or a job) counts: an infeasible case with a
+    /// certificate that checks again, a feasible one whose play replays again.
+    pub fn still_holds(&self, r: &CaseResult) -> bool {
         match r.status.as_str() {
             "infeasible" => {
                 !(self.second_opinion && r.cbc.is_none())
@@ -370,6 +432,12 @@ impl Sweep {
         for r in self.resume(&log, self.extra) {
             done.insert((r.last_jump, r.case.clone()), r);
         }
+        // Programs the jobs solved count as solved by this run: the one that completes it.
+        let mut seeded = 0;
+        for r in self.seed.iter().filter(|r| self.still_holds(r)) {
+            seeded += 1;
+            done.insert((r.last_jump, r.case.clone()), r.clone());
+        }
         let total: usize = self.families.iter().map(|f| f.cases.len()).sum();
         let bar = progress.then(|| {
             let b = ProgressBar::new(total as u64);
@@ -390,7 +458,7 @@ impl Sweep {
             results: Vec::new(),
             found: None,
             log: log.clone(),
-            solved: 0,
+            solved: seeded,
             evidence: Vec::new(),
         };
         let mut writer = LogWriter::start(&log, &self.stamp(self.extra), done.values())?;
@@ -452,6 +520,9 @@ impl Sweep {
                 continue;
             }
             bar.inspect(|b| b.inc(1));
+        }
+        if !self.solve_open {
+            todo.clear();
         }
         let stop = AtomicBool::new(report.found.is_some());
         let next = AtomicUsize::new(0);
