@@ -171,6 +171,7 @@ impl Checker<'_> {
         match p.claim {
             Claim::Impossible { weight, counted_at } => self.impossible(weight, counted_at),
             Claim::Unreachable { ref last_jumps } => self.unreachable(last_jumps),
+            Claim::PagodaLp { ref functions } => self.pagoda_lp(functions),
             Claim::Minimum { men } => self.minimum(men),
             Claim::Board(_) => Err(self.fail("a board claim is checked by proof::peg".into())),
         }
@@ -223,6 +224,41 @@ impl Checker<'_> {
             })?;
         }
         Ok(())
+    }
+
+    /// One function normalised on the target, or one per last jump of the split (the
+    /// symmetries checked), each a pagoda function under which the start region weighs less
+    /// than the test position ([`super::lp`]).
+    fn pagoda_lp(&mut self, functions: &[LpFunction]) -> Result<(), CheckError> {
+        self.summary.claim = "impossible".into();
+        let lattice = self.army.lattice();
+        if let Some(f) = functions.iter().find(|f| f.normalised.is_none()) {
+            self.context = format!("{} {}, LP function on the target", self.proof.army, self.proof.level);
+            return self.lp_function(&lattice, f);
+        }
+        self.symmetries()?;
+        for d in lattice.last_jump_directions() {
+            self.context = format!("{} {}, LP function of d={d:?}", self.proof.army, self.proof.level);
+            let f = functions.iter().find(|f| f.normalised == Some(d));
+            self.expect(f.is_some(), || "no function for this last jump".into())?;
+            self.lp_function(&lattice, f.unwrap())?;
+        }
+        Ok(())
+    }
+
+    fn lp_function(&mut self, lattice: &crate::geometry::Lattice, f: &LpFunction) -> Result<(), CheckError> {
+        let weighed = super::lp::weigh(lattice, self.proof.level, f);
+        self.expect(weighed.is_ok(), || weighed.clone().unwrap_err())?;
+        let w = weighed.unwrap();
+        self.expect(w.start < w.goal, || {
+            format!(
+                "the start region weighs up to {} ≈ {:.6}, not below the test position's {} ≈ {:.6}",
+                w.start,
+                w.start.to_f64(),
+                w.goal,
+                w.goal.to_f64()
+            )
+        })
     }
 
     fn minimum(&mut self, men: u64) -> Result<(), CheckError> {

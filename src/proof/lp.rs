@@ -1,0 +1,213 @@
+//! The checker's test of a pagoda function stated by weights ([`LpFunction`]): that it is a
+//! pagoda function on the whole lattice, and what the start region and the test position
+//! weigh under it, exactly in Z[σ].
+//!
+//! Inside the window every jump is tested. Beyond it the weight is τ·σ^(M − R), M = |x| + |y|,
+//! and a jump with all three cells outside the window holds by a lemma checked here on the
+//! lattice: when every direction has |dx| + |dy| = 1, a jump a over b into c has
+//! M(b) <= M(c) + 1 and M(a) <= M(c) + 2, so σ^M(a) + σ^M(b) >= σ^(M(c)+2) + σ^(M(c)+1) =
+//! σ^M(c). The start region's weight is bounded above by its window cells plus *every* cell
+//! outside the window, Σ σ^M over the whole plane being (Σ_x σ^|x|)² = (3 + 2σ)² = 13 + 8σ.
+//! A finite army weighs at most that bound, and no play raises a position's weight; so a
+//! bound below the test position's weight (the target, or {d, 2d}) rules out every army.
+//! Used by the checker ([`super::check`]) and, to confirm what it found, by
+//! [`crate::lp_pagoda`].
+
+use super::format::LpFunction;
+use crate::geometry::{Cell, Lattice, Region};
+use crate::golden::Golden;
+
+/// The largest window the checker accepts: with weights of at most [`MAX_COEFFICIENT`] the
+/// exact sums and the squares [`Golden::signum`] takes stay inside i128 (σ^±18 has
+/// coefficients below 2^12, and the window's Σ σ^(M − R) below 2^20).
+pub const MAX_RADIUS: i32 = 16;
+/// The largest |a| or |b| of a stated weight a + bσ.
+pub const MAX_COEFFICIENT: i128 = 1 << 40;
+
+/// What a function weighs: an upper bound on the start region, and the test position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weighed {
+    pub start: Golden,
+    pub goal: Golden,
+}
+
+/// The tail lemma's premise: every cell exists and every direction moves one step.
+pub fn tail_lemma_applies(lattice: &Lattice) -> Result<(), String> {
+    let unit = |d: &Cell| d.0.abs() + d.1.abs() == 1;
+    if lattice.region != Region::All || lattice.directions.is_empty() {
+        return Err("tail lemma: the lattice is not every cell of Z²".into());
+    }
+    if !lattice.directions.iter().all(unit) {
+        return Err("tail lemma: a jump direction is not a unit step (|dx| + |dy| = 1)".into());
+    }
+    Ok(())
+}
+
+/// Σ σ^(M − radius) over every cell outside the window, exactly.
+pub fn outside_sum(radius: i32) -> Golden {
+    let mut inside = Golden::ZERO;
+    for y in -radius..=radius {
+        for x in -radius..=radius {
+            inside += Golden::pow(x.abs() + y.abs() - radius);
+        }
+    }
+    Golden::pow(-radius) * Golden::new(13, 8) - inside
+}
+
+/// The function's weight of each cell.
+pub struct Weights<'a> {
+    f: &'a LpFunction,
+    side: i32,
+}
+
+impl Weights<'_> {
+    pub fn new(f: &LpFunction) -> Weights<'_> {
+        Weights {
+            f,
+            side: 2 * f.radius + 1,
+        }
+    }
+
+    pub fn inside(&self, (x, y): Cell) -> bool {
+        x.abs() <= self.f.radius && y.abs() <= self.f.radius
+    }
+
+    pub fn get(&self, c: Cell) -> Golden {
+        let r = self.f.radius;
+        if self.inside(c) {
+            self.f.weights[((c.1 + r) * self.side + c.0 + r) as usize]
+        } else {
+            self.f.tail * Golden::pow(c.0.abs() + c.1.abs() - r)
+        }
+    }
+}
+
+/// Checks the function on `lattice` at `level` and weighs it; Err names the failing part.
+pub fn weigh(lattice: &Lattice, level: i32, f: &LpFunction) -> Result<Weighed, String> {
+    tail_lemma_applies(lattice)?;
+    let r = f.radius;
+    if !(2..=MAX_RADIUS).contains(&r) {
+        return Err(format!("window radius {r}: not between 2 and {MAX_RADIUS}"));
+    }
+    let side = (2 * r + 1) as usize;
+    if f.weights.len() != side * side {
+        return Err(format!(
+            "{} weights for a window of {} cells",
+            f.weights.len(),
+            side * side
+        ));
+    }
+    let fits = |g: &Golden| g.a.abs() <= MAX_COEFFICIENT && g.b.abs() <= MAX_COEFFICIENT;
+    if let Some(g) = f.weights.iter().chain([&f.tail]).find(|g| !fits(g)) {
+        return Err(format!("weight {g}: a coefficient beyond 2^40"));
+    }
+    if let Some(g) = f.weights.iter().chain([&f.tail]).find(|g| g.signum() < 0) {
+        return Err(format!("weight {g} is negative"));
+    }
+    let w = Weights::new(f);
+    check_jumps(lattice, &w)?;
+    let goal = match f.normalised {
+        None => w.get((0, 0)),
+        Some(d) if lattice.directions.contains(&d) => w.get(d) + w.get((2 * d.0, 2 * d.1)),
+        Some(d) => return Err(format!("normalised on d={d:?}, not a jump direction")),
+    };
+    let mut start = f.tail * outside_sum(r);
+    for y in -r..=r {
+        for x in -r..=r {
+            if lattice.in_start((x, y), level) {
+                start += w.get((x, y));
+            }
+        }
+    }
+    Ok(Weighed { start, goal })
+}
+
+/// The pagoda condition w(a) + w(b) >= w(c) on every jump a over b into c that touches the
+/// window; the others hold by the tail lemma.
+fn check_jumps(lattice: &Lattice, w: &Weights) -> Result<(), String> {
+    let r = w.f.radius + 2;
+    for y in -r..=r {
+        for x in -r..=r {
+            for &d in &lattice.directions {
+                let (a, b, c) = ((x, y), (x + d.0, y + d.1), (x + 2 * d.0, y + 2 * d.1));
+                if !(w.inside(a) || w.inside(b) || w.inside(c)) {
+                    continue;
+                }
+                let (wa, wb, wc) = (w.get(a), w.get(b), w.get(c));
+                if wa + wb < wc {
+                    return Err(format!(
+                        "pagoda condition: the jump {a:?} over {b:?} into {c:?} gains weight ({} + {} < {})",
+                        wa.to_f64(),
+                        wb.to_f64(),
+                        wc.to_f64()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Army;
+
+    /// Conway's own function σ^M, stated by weights on a window of radius 2 with the tail
+    /// σ^(M − 2)·σ^2: a pagoda function, under which the whole plane weighs 13 + 8σ.
+    fn conway(radius: i32) -> LpFunction {
+        let mut weights = Vec::new();
+        for y in -radius..=radius {
+            for x in -radius..=radius {
+                weights.push(Golden::pow(x.abs() + y.abs()));
+            }
+        }
+        LpFunction {
+            radius,
+            weights,
+            tail: Golden::pow(radius),
+            normalised: None,
+        }
+    }
+
+    #[test]
+    fn conway_function_by_hand() {
+        let square = Army::read(std::path::Path::new("models/desert-square.toml")).unwrap();
+        let l = square.lattice();
+        // Level 1 is everything but the target: 13 + 8σ − 1.
+        let w = weigh(&l, 1, &conway(2)).unwrap();
+        assert_eq!(w.goal, Golden::ONE);
+        assert_eq!(w.start, Golden::new(12, 8));
+        // The same at radius 5: the window and tail split the plane differently.
+        assert_eq!(weigh(&l, 1, &conway(5)).unwrap().start, Golden::new(12, 8));
+        // At level 3 the start region is bounded by the window's start cells plus all outside.
+        let w3 = weigh(&l, 3, &conway(4)).unwrap();
+        let inner: Golden = (-2..=2)
+            .flat_map(|y| (-2..=2).map(move |x| Golden::pow(i32::abs(x) + i32::abs(y))))
+            .sum();
+        assert_eq!(w3.start, Golden::new(13, 8) - inner);
+    }
+
+    #[test]
+    fn a_raised_weight_fails_the_pagoda_condition() {
+        let l = Army::read(std::path::Path::new("models/desert-square.toml"))
+            .unwrap()
+            .lattice();
+        let mut f = conway(3);
+        f.weights[3 * 7 + 3] = Golden::new(2, 0); // the target weighs 2 > σ + σ²
+        let e = weigh(&l, 2, &f).unwrap_err();
+        assert!(e.starts_with("pagoda condition"), "{e}");
+        let mut g = conway(3);
+        g.tail = Golden::new(2, 0); // twice what the window's edge allows
+        assert!(weigh(&l, 2, &g).unwrap_err().starts_with("pagoda condition"));
+        let mut h = conway(3);
+        h.weights.pop();
+        assert!(weigh(&l, 2, &h).unwrap_err().contains("weights for a window"));
+    }
+
+    #[test]
+    fn the_tail_lemma_needs_unit_steps() {
+        let e = weigh(&Army::diagonal().lattice(), 2, &conway(3)).unwrap_err();
+        assert!(e.starts_with("tail lemma"), "{e}");
+    }
+}
