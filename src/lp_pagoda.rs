@@ -8,7 +8,7 @@
 //! is the start region's weight (window start cells plus every cell outside the window), or,
 //! for a bound on the army size K, the weight of the K heaviest start cells written as
 //! K·u + Σ max(0, w − u). HiGHS solves it in floating point; the weights are then scaled by
-//! 2^24, rounded to integers, τ lowered a little, and every window weight lowered to what
+//! 2^28, rounded to integers, τ lowered a little, and every window weight lowered to what
 //! the jumps into it allow (exactly, in Z[σ]) until no jump gains weight, and
 //! weighed exactly. Nothing is claimed from the floats.
 
@@ -21,8 +21,10 @@ use highs::{HighsModelStatus, RowProblem, Sense};
 
 /// How far the window reaches beyond the level by default.
 pub const DEFAULT_MARGIN: i32 = 6;
-/// The scale of the exact weights: the test position weighs about 2^24.
-const SCALE: f64 = (1u64 << 24) as f64;
+/// The scale of the exact weights: the test position weighs about 2^28 (rounding errors grow
+/// like Fibonacci numbers along tight chains of jumps towards the target, so the scale is
+/// high; [`crate::proof::lp`] refuses any sum that would overflow).
+const SCALE: f64 = (1u64 << 28) as f64;
 /// Passes of the lowering repair before giving up.
 const REPAIR_PASSES: usize = 200;
 
@@ -38,7 +40,7 @@ pub struct Found {
 impl Found {
     /// The start region weighs less than the test position: no army (of that last jump).
     pub fn rules_out(&self) -> bool {
-        self.weighed.start < self.weighed.goal
+        self.weighed.rules_out().unwrap_or(false)
     }
 
     /// Start region over test position, for display.
@@ -91,18 +93,12 @@ fn solve_lp(
         .collect();
     let outside = lp::outside_sum(r).to_f64();
     let mut pb = RowProblem::default();
-    let sum_cost = |c: &Cell| {
-        if heaviest.is_none() && lattice.in_start(*c, level) {
-            1.0
-        } else {
-            0.0
-        }
-    };
-    let w: Vec<_> = cells
+    let cost = costs(&cells, lattice, level, outside, heaviest);
+    let w: Vec<_> = cost[..cells.len()]
         .iter()
-        .map(|c| pb.add_column(sum_cost(c), 0.0..))
+        .map(|&c| pb.add_column(c, 0.0..))
         .collect();
-    let tau = pb.add_column(if heaviest.is_none() { outside } else { 0.0 }, 0.0..);
+    let tau = pb.add_column(cost[cells.len()], 0.0..);
     debug_assert_eq!(w.len(), (side * side) as usize);
     let term = |c: Cell| match index(r, c) {
         Some(i) => (w[i], 1.0),
@@ -137,10 +133,10 @@ fn solve_lp(
             ],
         ),
     }
-    if let Some(k) = heaviest {
+    if heaviest.is_some() {
         // K·u + Σ s_c with s_c >= w_c − u: at least the K heaviest start cells of the window;
         // u >= τσ, the heaviest cell beyond it.
-        let u = pb.add_column(k as f64, 0.0..);
+        let u = pb.add_column(cost[cells.len() + 1], 0.0..);
         for (i, c) in cells.iter().enumerate() {
             if lattice.in_start(*c, level) {
                 let s = pb.add_column(1.0, 0.0..);
@@ -166,13 +162,19 @@ fn solve_lp(
     let cols = sol.columns();
     let value: f64 = cols
         .iter()
-        .zip(costs(&cells, lattice, level, outside, heaviest))
+        .zip(&cost)
         .map(|(x, c)| x * c)
         .sum();
     Ok((cols[..w.len()].to_vec(), cols[w.len()], value))
 }
 
-/// The objective's coefficients in column order (the solution's value, for display).
+/// A small cost on every weight when minimising the heaviest cells: without it the cells
+/// that are not start cells may take any weight the jumps allow, and rounding errors grow
+/// along them.
+const TIE_BREAK: f64 = 1e-4;
+
+/// The objective's coefficients in column order: the window, τ, and for the heaviest cells
+/// u and one s per start cell.
 fn costs(
     cells: &[Cell],
     lattice: &Lattice,
@@ -181,18 +183,18 @@ fn costs(
     heaviest: Option<u64>,
 ) -> Vec<f64> {
     let start = |c: &Cell| lattice.in_start(*c, level);
-    let mut v: Vec<f64> = cells
-        .iter()
-        .map(|c| if heaviest.is_none() && start(c) { 1.0 } else { 0.0 })
-        .collect();
-    match heaviest {
-        None => v.push(outside),
-        Some(k) => {
-            v.push(0.0);
-            v.push(k as f64);
-            v.extend(cells.iter().filter(|c| start(c)).map(|_| 1.0));
-        }
-    }
+    let Some(k) = heaviest else {
+        let mut v: Vec<f64> = cells
+            .iter()
+            .map(|c| if start(c) { 1.0 } else { 0.0 })
+            .collect();
+        v.push(outside);
+        return v;
+    };
+    let mut v = vec![TIE_BREAK; cells.len()];
+    v.push(TIE_BREAK * outside);
+    v.push(k as f64);
+    v.extend(cells.iter().filter(|c| start(c)).map(|_| 1.0));
     v
 }
 
@@ -315,7 +317,12 @@ fn floor(g: Golden) -> Golden {
 
 /// An upper bound on the weight of the `k` heaviest start cells: the i-th heaviest is at most
 /// the larger of the i-th heaviest in the window and τσ, the heaviest beyond it.
-pub fn heaviest_weight(lattice: &Lattice, level: i32, f: &LpFunction, k: u64) -> Golden {
+pub fn heaviest_weight(
+    lattice: &Lattice,
+    level: i32,
+    f: &LpFunction,
+    k: u64,
+) -> Result<Golden, Error> {
     let r = f.radius;
     let w = Weights::new(f);
     let mut start: Vec<Golden> = (-r..=r)
@@ -324,10 +331,13 @@ pub fn heaviest_weight(lattice: &Lattice, level: i32, f: &LpFunction, k: u64) ->
         .map(|c| w.get(c))
         .collect();
     start.sort_unstable_by(|a, b| b.cmp(a));
-    let beyond = f.tail * Golden::SIGMA;
-    (0..k as usize)
-        .map(|i| start.get(i).copied().unwrap_or(Golden::ZERO).max(beyond))
-        .sum()
+    let beyond = lp::checked::mul(f.tail, Golden::SIGMA).map_err(Error::Solver)?;
+    let mut sum = Golden::ZERO;
+    for i in 0..k as usize {
+        sum = lp::checked::add(sum, start.get(i).copied().unwrap_or(Golden::ZERO).max(beyond))
+            .map_err(Error::Solver)?;
+    }
+    Ok(sum)
 }
 
 /// The largest army size ruled out for the last jump d by one function per size (the K
@@ -342,7 +352,8 @@ pub fn ruled_out_up_to(
 ) -> Result<Option<u64>, Error> {
     let rules_out = |k: u64| -> Result<bool, Error> {
         let f = best(lattice, level, r, Some(d), Some(k))?;
-        Ok(heaviest_weight(lattice, level, &f.function, k) < f.weighed.goal)
+        let heaviest = heaviest_weight(lattice, level, &f.function, k)?;
+        Ok(lp::checked::less(heaviest, f.weighed.goal).unwrap_or(false))
     };
     if !rules_out(1)? {
         return Ok(None);

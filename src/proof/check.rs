@@ -250,7 +250,9 @@ impl Checker<'_> {
         let weighed = super::lp::weigh(lattice, self.proof.level, f);
         self.expect(weighed.is_ok(), || weighed.clone().unwrap_err())?;
         let w = weighed.unwrap();
-        self.expect(w.start < w.goal, || {
+        let below = w.rules_out();
+        self.expect(below.is_ok(), || below.clone().unwrap_err())?;
+        self.expect(below == Ok(true), || {
             format!(
                 "the start region weighs up to {} ≈ {:.6}, not below the test position's {} ≈ {:.6}",
                 w.start,

@@ -17,18 +17,81 @@ use super::format::LpFunction;
 use crate::geometry::{Cell, Lattice, Region};
 use crate::golden::Golden;
 
-/// The largest window the checker accepts: with weights of at most [`MAX_COEFFICIENT`] the
-/// exact sums and the squares [`Golden::signum`] takes stay inside i128 (σ^±18 has
-/// coefficients below 2^12, and the window's Σ σ^(M − R) below 2^20).
+/// The largest window the checker accepts (σ^±20 has coefficients below 2^13).
 pub const MAX_RADIUS: i32 = 16;
 /// The largest |a| or |b| of a stated weight a + bσ.
-pub const MAX_COEFFICIENT: i128 = 1 << 40;
+pub const MAX_COEFFICIENT: i128 = 1 << 60;
+
+/// Exact Z[σ] arithmetic that reports an overflow of i128 instead of wrapping: the weights
+/// come from a file, and a wrapped sum could pass a test it fails.
+pub mod checked {
+    use crate::golden::Golden;
+
+    fn over() -> String {
+        "a weight beyond i128 in exact arithmetic".into()
+    }
+
+    pub fn add(x: Golden, y: Golden) -> Result<Golden, String> {
+        Ok(Golden::new(
+            x.a.checked_add(y.a).ok_or_else(over)?,
+            x.b.checked_add(y.b).ok_or_else(over)?,
+        ))
+    }
+
+    pub fn sub(x: Golden, y: Golden) -> Result<Golden, String> {
+        Ok(Golden::new(
+            x.a.checked_sub(y.a).ok_or_else(over)?,
+            x.b.checked_sub(y.b).ok_or_else(over)?,
+        ))
+    }
+
+    /// (a + bσ)(c + dσ) = (ac + bd) + (ad + bc − bd)σ, as σ² = 1 − σ.
+    pub fn mul(x: Golden, y: Golden) -> Result<Golden, String> {
+        let m = |p: i128, q: i128| p.checked_mul(q).ok_or_else(over);
+        let (ac, bd) = (m(x.a, y.a)?, m(x.b, y.b)?);
+        let (ad, bc) = (m(x.a, y.b)?, m(x.b, y.a)?);
+        let a = ac.checked_add(bd).ok_or_else(over)?;
+        let b = ad
+            .checked_add(bc)
+            .and_then(|v| v.checked_sub(bd))
+            .ok_or_else(over)?;
+        Ok(Golden::new(a, b))
+    }
+
+    /// The sign of a + bσ: of (2a − b) + b√5, comparing (2a − b)² with 5b² when they differ.
+    pub fn sign(g: Golden) -> Result<i32, String> {
+        let p = g.a.checked_mul(2).and_then(|v| v.checked_sub(g.b)).ok_or_else(over)?;
+        let q = g.b;
+        let (sp, sq) = (p.signum() as i32, q.signum() as i32);
+        if sp >= 0 && sq >= 0 {
+            return Ok(if sp == 0 && sq == 0 { 0 } else { 1 });
+        }
+        if sp <= 0 && sq <= 0 {
+            return Ok(-1);
+        }
+        let p2 = p.checked_mul(p).ok_or_else(over)?;
+        let q2 = q.checked_mul(q).and_then(|v| v.checked_mul(5)).ok_or_else(over)?;
+        Ok(if (p2 > q2) == (sp > 0) { 1 } else { -1 })
+    }
+
+    /// x < y.
+    pub fn less(x: Golden, y: Golden) -> Result<bool, String> {
+        Ok(sign(sub(y, x)?)? > 0)
+    }
+}
 
 /// What a function weighs: an upper bound on the start region, and the test position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weighed {
     pub start: Golden,
     pub goal: Golden,
+}
+
+impl Weighed {
+    /// The start region weighs less than the test position: every army is ruled out.
+    pub fn rules_out(&self) -> Result<bool, String> {
+        checked::less(self.start, self.goal)
+    }
 }
 
 /// The tail lemma's premise: every cell exists and every direction moves one step.
@@ -72,12 +135,17 @@ impl Weights<'_> {
         x.abs() <= self.f.radius && y.abs() <= self.f.radius
     }
 
+    /// The weight (wrapping on overflow: for the search's own repairs, never for a test).
     pub fn get(&self, c: Cell) -> Golden {
+        self.checked_get(c).unwrap_or(Golden::ZERO)
+    }
+
+    pub fn checked_get(&self, c: Cell) -> Result<Golden, String> {
         let r = self.f.radius;
         if self.inside(c) {
-            self.f.weights[((c.1 + r) * self.side + c.0 + r) as usize]
+            Ok(self.f.weights[((c.1 + r) * self.side + c.0 + r) as usize])
         } else {
-            self.f.tail * Golden::pow(c.0.abs() + c.1.abs() - r)
+            checked::mul(self.f.tail, Golden::pow(c.0.abs() + c.1.abs() - r))
         }
     }
 }
@@ -99,23 +167,27 @@ pub fn weigh(lattice: &Lattice, level: i32, f: &LpFunction) -> Result<Weighed, S
     }
     let fits = |g: &Golden| g.a.abs() <= MAX_COEFFICIENT && g.b.abs() <= MAX_COEFFICIENT;
     if let Some(g) = f.weights.iter().chain([&f.tail]).find(|g| !fits(g)) {
-        return Err(format!("weight {g}: a coefficient beyond 2^40"));
+        return Err(format!("weight {g}: a coefficient beyond 2^60"));
     }
-    if let Some(g) = f.weights.iter().chain([&f.tail]).find(|g| g.signum() < 0) {
-        return Err(format!("weight {g} is negative"));
+    for g in f.weights.iter().chain([&f.tail]) {
+        if checked::sign(*g)? < 0 {
+            return Err(format!("weight {g} is negative"));
+        }
     }
     let w = Weights::new(f);
     check_jumps(lattice, &w)?;
     let goal = match f.normalised {
-        None => w.get((0, 0)),
-        Some(d) if lattice.directions.contains(&d) => w.get(d) + w.get((2 * d.0, 2 * d.1)),
+        None => w.checked_get((0, 0))?,
+        Some(d) if lattice.directions.contains(&d) => {
+            checked::add(w.checked_get(d)?, w.checked_get((2 * d.0, 2 * d.1))?)?
+        }
         Some(d) => return Err(format!("normalised on d={d:?}, not a jump direction")),
     };
-    let mut start = f.tail * outside_sum(r);
+    let mut start = checked::mul(f.tail, outside_sum(r))?;
     for y in -r..=r {
         for x in -r..=r {
             if lattice.in_start((x, y), level) {
-                start += w.get((x, y));
+                start = checked::add(start, w.checked_get((x, y))?)?;
             }
         }
     }
@@ -133,8 +205,8 @@ fn check_jumps(lattice: &Lattice, w: &Weights) -> Result<(), String> {
                 if !(w.inside(a) || w.inside(b) || w.inside(c)) {
                     continue;
                 }
-                let (wa, wb, wc) = (w.get(a), w.get(b), w.get(c));
-                if wa + wb < wc {
+                let (wa, wb, wc) = (w.checked_get(a)?, w.checked_get(b)?, w.checked_get(c)?);
+                if checked::less(checked::add(wa, wb)?, wc)? {
                     return Err(format!(
                         "pagoda condition: the jump {a:?} over {b:?} into {c:?} gains weight ({} + {} < {})",
                         wa.to_f64(),
@@ -203,6 +275,34 @@ mod tests {
         let mut h = conway(3);
         h.weights.pop();
         assert!(weigh(&l, 2, &h).unwrap_err().contains("weights for a window"));
+    }
+
+    #[test]
+    fn outside_sum_is_the_sum() {
+        for r in [2, 5, MAX_RADIUS] {
+            let direct: f64 = (-300..=300)
+                .flat_map(|y| (-300..=300).map(move |x| (x, y)))
+                .filter(|&(x, y): &(i32, i32)| x.abs() > r || y.abs() > r)
+                .map(|(x, y)| Golden::SIGMA.to_f64().powi(x.abs() + y.abs() - r))
+                .sum();
+            let exact = outside_sum(r);
+            assert!((exact.to_f64() - direct).abs() < 1e-6, "{r}");
+            assert!(exact.a.abs() < 1 << 20 && exact.b.abs() < 1 << 20, "{r}: {exact}");
+        }
+    }
+
+    #[test]
+    fn checked_arithmetic_agrees_and_refuses_overflow() {
+        let xs = [Golden::new(3, -5), Golden::new(-8, 13), Golden::new(0, 1), Golden::new(7, 0)];
+        for &x in &xs {
+            for &y in &xs {
+                assert_eq!(checked::mul(x, y).unwrap(), x * y);
+                assert_eq!(checked::sign(x - y).unwrap(), (x - y).signum());
+            }
+        }
+        let huge = Golden::new(1 << 100, -(1 << 100));
+        assert!(checked::mul(huge, huge).is_err());
+        assert!(checked::sign(Golden::new(i128::MAX / 2, -i128::MAX / 2)).is_err());
     }
 
     #[test]
