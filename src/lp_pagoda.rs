@@ -24,7 +24,7 @@ pub const DEFAULT_MARGIN: i32 = 6;
 /// The scale of the exact weights: the test position weighs about 2^28 (rounding errors grow
 /// like Fibonacci numbers along tight chains of jumps towards the target, so the scale is
 /// high; [`crate::proof::lp`] refuses any sum that would overflow).
-const SCALE: f64 = (1u64 << 28) as f64;
+const SCALE: f64 = (1u64 << 36) as f64;
 /// Passes of the lowering repair before giving up.
 const REPAIR_PASSES: usize = 200;
 
