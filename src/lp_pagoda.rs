@@ -2,7 +2,8 @@
 //! geometric tail, made exact and confirmed by the checker's own test ([`crate::proof::lp`]).
 //!
 //! The variables are the weights of the window max(|x|, |y|) <= R and the tail factor τ
-//! (weight τ·σ^(|x| + |y| − R) beyond the window); the rows are the pagoda condition on every
+//! (weight τ·σ^(M − R) beyond the window, M the distance from the centre p: the target, or d
+//! for a last jump over d, where the improved function of d has its source); the rows are the pagoda condition on every
 //! jump touching the window (the tail lemma of [`crate::proof::lp`] covers the rest) and the
 //! normalisation (the target, or {d, 2d} before a last jump over d, weighs 1). The objective
 //! is the start region's weight (window start cells plus every cell outside the window), or,
@@ -20,7 +21,7 @@ use crate::proof::lp::{self, Weighed, Weights};
 use highs::{HighsModelStatus, RowProblem, Sense};
 
 /// How far the window reaches beyond the level by default.
-pub const DEFAULT_MARGIN: i32 = 6;
+pub const DEFAULT_MARGIN: i32 = 3;
 /// The scale of the exact weights: the test position weighs about 2^28 (rounding errors grow
 /// like Fibonacci numbers along tight chains of jumps towards the target, so the scale is
 /// high; [`crate::proof::lp`] refuses any sum that would overflow).
@@ -91,7 +92,8 @@ fn solve_lp(
     let cells: Vec<Cell> = (-r..=r)
         .flat_map(|y| (-r..=r).map(move |x| (x, y)))
         .collect();
-    let outside = lp::outside_sum(r).to_f64();
+    let centre = normalised.unwrap_or((0, 0));
+    let outside = lp::outside_sum(r, centre).to_f64();
     let mut pb = RowProblem::default();
     let cost = costs(&cells, lattice, level, outside, heaviest);
     let w: Vec<_> = cost[..cells.len()]
@@ -102,7 +104,7 @@ fn solve_lp(
     debug_assert_eq!(w.len(), (side * side) as usize);
     let term = |c: Cell| match index(r, c) {
         Some(i) => (w[i], 1.0),
-        None => (tau, Golden::pow(c.0.abs() + c.1.abs() - r).to_f64()),
+        None => (tau, Golden::pow(lp::manhattan(centre, c) - r).to_f64()),
     };
     for y in -r - 2..=r + 2 {
         for x in -r - 2..=r + 2 {
@@ -221,6 +223,7 @@ fn exact(
             weights: rounded.clone(),
             tail: Golden::from_int((tau * SCALE * (1.0 - lower)).floor().max(0.0) as i128),
             normalised,
+            centre: normalised.unwrap_or((0, 0)),
         };
         repair(lattice, &mut function);
         match lp::weigh(lattice, level, &function) {
@@ -290,7 +293,7 @@ fn lower_tail(lattice: &Lattice, f: &mut LpFunction) -> bool {
                     continue;
                 }
                 // τ·σ^k <= w(a) + w(b).
-                let k = c.0.abs() + c.1.abs() - r;
+                let k = lp::manhattan(f.centre, c) - r;
                 let room = (w.get((x, y)) + w.get(b)) * Golden::pow(-k);
                 if tail > room {
                     tail = floor(room);

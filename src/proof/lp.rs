@@ -2,12 +2,13 @@
 //! pagoda function on the whole lattice, and what the start region and the test position
 //! weigh under it, exactly in Z[σ].
 //!
-//! Inside the window every jump is tested. Beyond it the weight is τ·σ^(M − R), M = |x| + |y|,
-//! and a jump with all three cells outside the window holds by a lemma checked here on the
+//! Inside the window every jump is tested. Beyond it the weight is τ·σ^(M − R), M the
+//! Manhattan distance |x − p_x| + |y − p_y| from the tail's centre p (a window cell), and a jump with all three cells outside the window holds by a lemma checked here on the
 //! lattice: when every direction has |dx| + |dy| = 1, a jump a over b into c has
 //! M(b) <= M(c) + 1 and M(a) <= M(c) + 2, so σ^M(a) + σ^M(b) >= σ^(M(c)+2) + σ^(M(c)+1) =
 //! σ^M(c). The start region's weight is bounded above by its window cells plus *every* cell
-//! outside the window, Σ σ^M over the whole plane being (Σ_x σ^|x|)² = (3 + 2σ)² = 13 + 8σ.
+//! outside the window, Σ σ^M over the whole plane being (Σ_x σ^|x|)² = (3 + 2σ)² = 13 + 8σ
+//! wherever p lies.
 //! A finite army weighs at most that bound, and no play raises a position's weight; so a
 //! bound below the test position's weight (the target, or {d, 2d}) rules out every army.
 //! Used by the checker ([`super::check`]) and, to confirm what it found, by
@@ -106,12 +107,17 @@ pub fn tail_lemma_applies(lattice: &Lattice) -> Result<(), String> {
     Ok(())
 }
 
-/// Σ σ^(M − radius) over every cell outside the window, exactly.
-pub fn outside_sum(radius: i32) -> Golden {
+/// The Manhattan distance between two cells.
+pub fn manhattan(p: Cell, c: Cell) -> i32 {
+    (c.0 - p.0).abs() + (c.1 - p.1).abs()
+}
+
+/// Σ σ^(M − radius) over every cell outside the window, M the distance from `centre`, exactly.
+pub fn outside_sum(radius: i32, centre: Cell) -> Golden {
     let mut inside = Golden::ZERO;
     for y in -radius..=radius {
         for x in -radius..=radius {
-            inside += Golden::pow(x.abs() + y.abs() - radius);
+            inside += Golden::pow(manhattan(centre, (x, y)) - radius);
         }
     }
     Golden::pow(-radius) * Golden::new(13, 8) - inside
@@ -145,7 +151,7 @@ impl Weights<'_> {
         if self.inside(c) {
             Ok(self.f.weights[((c.1 + r) * self.side + c.0 + r) as usize])
         } else {
-            checked::mul(self.f.tail, Golden::pow(c.0.abs() + c.1.abs() - r))
+            checked::mul(self.f.tail, Golden::pow(manhattan(self.f.centre, c) - r))
         }
     }
 }
@@ -175,6 +181,9 @@ pub fn weigh(lattice: &Lattice, level: i32, f: &LpFunction) -> Result<Weighed, S
         }
     }
     let w = Weights::new(f);
+    if !w.inside(f.centre) {
+        return Err(format!("the tail's centre {:?} is outside the window", f.centre));
+    }
     check_jumps(lattice, &w)?;
     let goal = match f.normalised {
         None => w.checked_get((0, 0))?,
@@ -183,7 +192,7 @@ pub fn weigh(lattice: &Lattice, level: i32, f: &LpFunction) -> Result<Weighed, S
         }
         Some(d) => return Err(format!("normalised on d={d:?}, not a jump direction")),
     };
-    let mut start = checked::mul(f.tail, outside_sum(r))?;
+    let mut start = checked::mul(f.tail, outside_sum(r, f.centre))?;
     for y in -r..=r {
         for x in -r..=r {
             if lattice.in_start((x, y), level) {
@@ -239,6 +248,7 @@ mod tests {
             weights,
             tail: Golden::pow(radius),
             normalised: None,
+            centre: (0, 0),
         }
     }
 
@@ -285,7 +295,7 @@ mod tests {
                 .filter(|&(x, y): &(i32, i32)| x.abs() > r || y.abs() > r)
                 .map(|(x, y)| Golden::SIGMA.to_f64().powi(x.abs() + y.abs() - r))
                 .sum();
-            let exact = outside_sum(r);
+            let exact = outside_sum(r, (0, 0));
             assert!((exact.to_f64() - direct).abs() < 1e-6, "{r}");
             assert!(exact.a.abs() < 1 << 20 && exact.b.abs() < 1 << 20, "{r}: {exact}");
         }
