@@ -464,3 +464,49 @@ pub fn analyse(
     }
     Ok(a)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Army;
+    use crate::proof::format::{Claim, FORMAT, Proof};
+
+    fn desert(name: &str) -> Army {
+        Army::read(std::path::Path::new(&format!("models/{name}.toml"))).unwrap()
+    }
+
+    /// The rhombus desert at level 9: the LP's functions (one per last jump) rule it out, and
+    /// the checker accepts the claim they make; at level 8 they leave it open.
+    #[test]
+    fn rhombus_nine_is_ruled_out_and_eight_is_not() {
+        let army = desert("desert-rhombus");
+        let a = analyse(&army.lattice(), 9, DEFAULT_MARGIN, None).unwrap();
+        assert!(a.impossible() && !a.target.rules_out());
+        let claim = a.claim().unwrap();
+        assert!(matches!(&claim, Claim::PagodaLp { functions } if functions.len() == 1));
+        let proof = Proof {
+            format: FORMAT.into(),
+            program: "test".into(),
+            army: army.name().into(),
+            model: Some(army.problem().source.clone()),
+            level: 9,
+            claim,
+            play: None,
+            rounds: Vec::new(),
+        };
+        crate::proof::check::check(&proof, &Default::default()).unwrap();
+        let open = analyse(&army.lattice(), 8, DEFAULT_MARGIN, None).unwrap();
+        assert!(!open.impossible() && open.claim().is_none());
+    }
+
+    /// Exact weights within a millionth of the LP's optimum: the repair costs almost nothing.
+    #[test]
+    fn exact_weights_stay_close_to_the_lp() {
+        let l = desert("desert-square").lattice();
+        for level in [3, 6] {
+            let f = best(&l, level, radius(level, DEFAULT_MARGIN).unwrap(), Some((1, 0)), None)
+                .unwrap();
+            assert!((f.ratio() - f.lp_value).abs() < 1e-6, "{level}: {f:?}");
+        }
+    }
+}
