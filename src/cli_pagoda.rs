@@ -143,12 +143,17 @@ fn text_of(name: &str, an: &Analysis, seconds: f64) -> String {
     }
     for (d, k) in &an.ruled_out {
         s += &match k {
-            Some(k) => format!("d={d:?}: armies of up to {k} men ruled out, one function per size\n"),
+            Some(k) => {
+                format!("d={d:?}: armies of up to {k} men ruled out, one function per size\n")
+            }
             None => format!("d={d:?}: not even 1 man ruled out\n"),
         };
     }
     s += &if an.impossible() {
-        format!("impossible, proven: no army of any size reaches level {}", an.level)
+        format!(
+            "impossible, proven: no army of any size reaches level {}",
+            an.level
+        )
     } else {
         match an.size_bound() {
             Some(b) => format!("open: not ruled out; every army has at least {b} men"),

@@ -162,11 +162,7 @@ fn solve_lp(
     }
     let sol = solved.get_solution();
     let cols = sol.columns();
-    let value: f64 = cols
-        .iter()
-        .zip(&cost)
-        .map(|(x, c)| x * c)
-        .sum();
+    let value: f64 = cols.iter().zip(&cost).map(|(x, c)| x * c).sum();
     Ok((cols[..w.len()].to_vec(), cols[w.len()], value))
 }
 
@@ -337,8 +333,11 @@ pub fn heaviest_weight(
     let beyond = lp::checked::mul(f.tail, Golden::SIGMA).map_err(Error::Solver)?;
     let mut sum = Golden::ZERO;
     for i in 0..k as usize {
-        sum = lp::checked::add(sum, start.get(i).copied().unwrap_or(Golden::ZERO).max(beyond))
-            .map_err(Error::Solver)?;
+        sum = lp::checked::add(
+            sum,
+            start.get(i).copied().unwrap_or(Golden::ZERO).max(beyond),
+        )
+        .map_err(Error::Solver)?;
     }
     Ok(sum)
 }
@@ -504,8 +503,14 @@ mod tests {
     fn exact_weights_stay_close_to_the_lp() {
         let l = desert("desert-square").lattice();
         for level in [3, 6] {
-            let f = best(&l, level, radius(level, DEFAULT_MARGIN).unwrap(), Some((1, 0)), None)
-                .unwrap();
+            let f = best(
+                &l,
+                level,
+                radius(level, DEFAULT_MARGIN).unwrap(),
+                Some((1, 0)),
+                None,
+            )
+            .unwrap();
             assert!((f.ratio() - f.lp_value).abs() < 1e-6, "{level}: {f:?}");
         }
     }

@@ -17,9 +17,8 @@ fn lp_functions_rule_out_the_square_desert_and_the_checker_agrees() {
     for level in ["7", "8"] {
         let proof = dir.join(format!("square-{level}.json"));
         let p = proof.to_str().unwrap();
-        let (code, out, err) = solarmy(&[
-            "pagoda", "--model", &square, "--level", level, "--proof", p,
-        ]);
+        let (code, out, err) =
+            solarmy(&["pagoda", "--model", &square, "--level", level, "--proof", p]);
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("impossible, proven"), "{out}");
         let (code, out, err) = solarmy(&["check", p]);
@@ -39,7 +38,15 @@ fn a_tampered_function_is_refused_with_its_step_named() {
     let proof = dir.join("square-7.json");
     let p = proof.to_str().unwrap();
     let (code, _, err) = solarmy(&[
-        "pagoda", "--model", &model("desert-square"), "--level", "7", "--proof", p, "--max-men", "0",
+        "pagoda",
+        "--model",
+        &model("desert-square"),
+        "--level",
+        "7",
+        "--proof",
+        p,
+        "--max-men",
+        "0",
     ]);
     assert_eq!(code, 0, "{err}");
     let original: serde_json::Value =
@@ -70,7 +77,12 @@ fn a_tampered_function_is_refused_with_its_step_named() {
 #[test]
 fn open_levels_report_bounds_and_bad_input_is_refused() {
     let (code, out, err) = solarmy(&[
-        "pagoda", "--model", &model("desert-rhombus"), "--level", "6", "--json",
+        "pagoda",
+        "--model",
+        &model("desert-rhombus"),
+        "--level",
+        "6",
+        "--json",
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -79,8 +91,14 @@ fn open_levels_report_bounds_and_bad_input_is_refused() {
     assert!(v["size_bound"].as_u64().unwrap() >= 23, "{out}");
     for (args, needle) in [
         (vec!["--army", "hexagonal", "--level", "3"], "tail lemma"),
-        (vec!["--model", &model("desert-square"), "--level", "15"], "radius"),
-        (vec!["--model", &model("desert-square"), "--level", "0"], "level"),
+        (
+            vec!["--model", &model("desert-square"), "--level", "15"],
+            "radius",
+        ),
+        (
+            vec!["--model", &model("desert-square"), "--level", "0"],
+            "level",
+        ),
     ] {
         let mut all = vec!["pagoda"];
         all.extend(args);

@@ -233,12 +233,18 @@ impl Checker<'_> {
         self.summary.claim = "impossible".into();
         let lattice = self.army.lattice();
         if let Some(f) = functions.iter().find(|f| f.normalised.is_none()) {
-            self.context = format!("{} {}, LP function on the target", self.proof.army, self.proof.level);
+            self.context = format!(
+                "{} {}, LP function on the target",
+                self.proof.army, self.proof.level
+            );
             return self.lp_function(&lattice, f);
         }
         self.symmetries()?;
         for d in lattice.last_jump_directions() {
-            self.context = format!("{} {}, LP function of d={d:?}", self.proof.army, self.proof.level);
+            self.context = format!(
+                "{} {}, LP function of d={d:?}",
+                self.proof.army, self.proof.level
+            );
             let f = functions.iter().find(|f| f.normalised == Some(d));
             self.expect(f.is_some(), || "no function for this last jump".into())?;
             self.lp_function(&lattice, f.unwrap())?;
@@ -246,7 +252,11 @@ impl Checker<'_> {
         Ok(())
     }
 
-    fn lp_function(&mut self, lattice: &crate::geometry::Lattice, f: &LpFunction) -> Result<(), CheckError> {
+    fn lp_function(
+        &mut self,
+        lattice: &crate::geometry::Lattice,
+        f: &LpFunction,
+    ) -> Result<(), CheckError> {
         let weighed = super::lp::weigh(lattice, self.proof.level, f);
         self.expect(weighed.is_ok(), || weighed.clone().unwrap_err())?;
         let w = weighed.unwrap();

@@ -61,7 +61,10 @@ pub mod checked {
 
     /// The sign of a + bσ: of (2a − b) + b√5, comparing (2a − b)² with 5b² when they differ.
     pub fn sign(g: Golden) -> Result<i32, String> {
-        let p = g.a.checked_mul(2).and_then(|v| v.checked_sub(g.b)).ok_or_else(over)?;
+        let p =
+            g.a.checked_mul(2)
+                .and_then(|v| v.checked_sub(g.b))
+                .ok_or_else(over)?;
         let q = g.b;
         let (sp, sq) = (p.signum() as i32, q.signum() as i32);
         if sp >= 0 && sq >= 0 {
@@ -71,7 +74,10 @@ pub mod checked {
             return Ok(-1);
         }
         let p2 = p.checked_mul(p).ok_or_else(over)?;
-        let q2 = q.checked_mul(q).and_then(|v| v.checked_mul(5)).ok_or_else(over)?;
+        let q2 = q
+            .checked_mul(q)
+            .and_then(|v| v.checked_mul(5))
+            .ok_or_else(over)?;
         Ok(if (p2 > q2) == (sp > 0) { 1 } else { -1 })
     }
 
@@ -182,7 +188,10 @@ pub fn weigh(lattice: &Lattice, level: i32, f: &LpFunction) -> Result<Weighed, S
     }
     let w = Weights::new(f);
     if !w.inside(f.centre) {
-        return Err(format!("the tail's centre {:?} is outside the window", f.centre));
+        return Err(format!(
+            "the tail's centre {:?} is outside the window",
+            f.centre
+        ));
     }
     check_jumps(lattice, &w)?;
     let goal = match f.normalised {
@@ -281,10 +290,18 @@ mod tests {
         assert!(e.starts_with("pagoda condition"), "{e}");
         let mut g = conway(3);
         g.tail = Golden::new(2, 0); // twice what the window's edge allows
-        assert!(weigh(&l, 2, &g).unwrap_err().starts_with("pagoda condition"));
+        assert!(
+            weigh(&l, 2, &g)
+                .unwrap_err()
+                .starts_with("pagoda condition")
+        );
         let mut h = conway(3);
         h.weights.pop();
-        assert!(weigh(&l, 2, &h).unwrap_err().contains("weights for a window"));
+        assert!(
+            weigh(&l, 2, &h)
+                .unwrap_err()
+                .contains("weights for a window")
+        );
     }
 
     #[test]
@@ -297,13 +314,21 @@ mod tests {
                 .sum();
             let exact = outside_sum(r, (0, 0));
             assert!((exact.to_f64() - direct).abs() < 1e-6, "{r}");
-            assert!(exact.a.abs() < 1 << 20 && exact.b.abs() < 1 << 20, "{r}: {exact}");
+            assert!(
+                exact.a.abs() < 1 << 20 && exact.b.abs() < 1 << 20,
+                "{r}: {exact}"
+            );
         }
     }
 
     #[test]
     fn checked_arithmetic_agrees_and_refuses_overflow() {
-        let xs = [Golden::new(3, -5), Golden::new(-8, 13), Golden::new(0, 1), Golden::new(7, 0)];
+        let xs = [
+            Golden::new(3, -5),
+            Golden::new(-8, 13),
+            Golden::new(0, 1),
+            Golden::new(7, 0),
+        ];
         for &x in &xs {
             for &y in &xs {
                 assert_eq!(checked::mul(x, y).unwrap(), x * y);
