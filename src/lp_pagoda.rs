@@ -21,7 +21,7 @@ use crate::proof::lp::{self, Weighed, Weights};
 use highs::{HighsModelStatus, RowProblem, Sense};
 
 /// How far the window reaches beyond the level by default.
-pub const DEFAULT_MARGIN: i32 = 3;
+pub const DEFAULT_MARGIN: i32 = 6;
 /// The scale of the exact weights: the test position weighs about 2^28 (rounding errors grow
 /// like Fibonacci numbers along tight chains of jumps towards the target, so the scale is
 /// high; [`crate::proof::lp`] refuses any sum that would overflow).
@@ -106,6 +106,57 @@ fn solve_lp(
         Some(i) => (w[i], 1.0),
         None => (tau, Golden::pow(lp::manhattan(centre, c) - r).to_f64()),
     };
+    jump_rows(&mut pb, lattice, r, &term);
+    match normalised {
+        None => pb.add_row(1.0..=1.0, [(w[index(r, (0, 0)).unwrap()], 1.0)]),
+        Some(d) => pb.add_row(
+            1.0..=1.0,
+            [
+                (w[index(r, d).unwrap()], 1.0),
+                (w[index(r, (2 * d.0, 2 * d.1)).unwrap()], 1.0),
+            ],
+        ),
+    }
+    if heaviest.is_some() {
+        // K·u + Σ s_c with s_c >= w_c − u: at least the K heaviest start cells of the window;
+        // u at least the heaviest cell beyond it.
+        let u = pb.add_column(cost[cells.len() + 1], 0.0..);
+        for (i, c) in cells.iter().enumerate() {
+            if lattice.in_start(*c, level) {
+                let s = pb.add_column(1.0, 0.0..);
+                pb.add_row(0.0.., [(s, 1.0), (u, 1.0), (w[i], -1.0)]);
+            }
+        }
+        let nearest = Golden::pow(lp::nearest_outside(centre)).to_f64();
+        pb.add_row(0.0.., [(u, 1.0), (tau, -nearest)]);
+    }
+    let mut model = pb
+        .try_optimise(Sense::Minimise)
+        .map_err(|e| Error::Solver(format!("HiGHS refused the pagoda LP: {e:?}")))?;
+    model.make_quiet();
+    let solved = model
+        .try_solve()
+        .map_err(|e| Error::Solver(format!("HiGHS failed on the pagoda LP: {e:?}")))?;
+    if solved.status() != HighsModelStatus::Optimal {
+        return Err(Error::Solver(format!(
+            "HiGHS ended the pagoda LP with status {:?}",
+            solved.status()
+        )));
+    }
+    let sol = solved.get_solution();
+    let cols = sol.columns();
+    let value: f64 = cols.iter().zip(&cost).map(|(x, c)| x * c).sum();
+    Ok((cols[..w.len()].to_vec(), cols[w.len()], value))
+}
+
+/// The pagoda condition on every jump touching the window: w(a) + w(b) − w(c) >= 0, each
+/// cell's term from `term` (its column and coefficient).
+fn jump_rows(
+    pb: &mut RowProblem,
+    lattice: &Lattice,
+    r: i32,
+    term: &dyn Fn(Cell) -> (highs::Col, f64),
+) {
     for y in -r - 2..=r + 2 {
         for x in -r - 2..=r + 2 {
             for &d in &lattice.directions {
@@ -125,45 +176,6 @@ fn solve_lp(
             }
         }
     }
-    match normalised {
-        None => pb.add_row(1.0..=1.0, [(w[index(r, (0, 0)).unwrap()], 1.0)]),
-        Some(d) => pb.add_row(
-            1.0..=1.0,
-            [
-                (w[index(r, d).unwrap()], 1.0),
-                (w[index(r, (2 * d.0, 2 * d.1)).unwrap()], 1.0),
-            ],
-        ),
-    }
-    if heaviest.is_some() {
-        // K·u + Σ s_c with s_c >= w_c − u: at least the K heaviest start cells of the window;
-        // u >= τσ, the heaviest cell beyond it.
-        let u = pb.add_column(cost[cells.len() + 1], 0.0..);
-        for (i, c) in cells.iter().enumerate() {
-            if lattice.in_start(*c, level) {
-                let s = pb.add_column(1.0, 0.0..);
-                pb.add_row(0.0.., [(s, 1.0), (u, 1.0), (w[i], -1.0)]);
-            }
-        }
-        pb.add_row(0.0.., [(u, 1.0), (tau, -Golden::SIGMA.to_f64())]);
-    }
-    let mut model = pb
-        .try_optimise(Sense::Minimise)
-        .map_err(|e| Error::Solver(format!("HiGHS refused the pagoda LP: {e:?}")))?;
-    model.make_quiet();
-    let solved = model
-        .try_solve()
-        .map_err(|e| Error::Solver(format!("HiGHS failed on the pagoda LP: {e:?}")))?;
-    if solved.status() != HighsModelStatus::Optimal {
-        return Err(Error::Solver(format!(
-            "HiGHS ended the pagoda LP with status {:?}",
-            solved.status()
-        )));
-    }
-    let sol = solved.get_solution();
-    let cols = sol.columns();
-    let value: f64 = cols.iter().zip(&cost).map(|(x, c)| x * c).sum();
-    Ok((cols[..w.len()].to_vec(), cols[w.len()], value))
 }
 
 /// A small cost on every weight when minimising the heaviest cells: without it the cells
@@ -315,7 +327,7 @@ fn floor(g: Golden) -> Golden {
 }
 
 /// An upper bound on the weight of the `k` heaviest start cells: the i-th heaviest is at most
-/// the larger of the i-th heaviest in the window and τσ, the heaviest beyond it.
+/// the larger of the i-th heaviest in the window and the heaviest beyond it (the nearest).
 pub fn heaviest_weight(
     lattice: &Lattice,
     level: i32,
@@ -330,7 +342,8 @@ pub fn heaviest_weight(
         .map(|c| w.get(c))
         .collect();
     start.sort_unstable_by(|a, b| b.cmp(a));
-    let beyond = lp::checked::mul(f.tail, Golden::SIGMA).map_err(Error::Solver)?;
+    let beyond = lp::checked::mul(f.tail, Golden::pow(lp::nearest_outside(f.centre)))
+        .map_err(Error::Solver)?;
     let mut sum = Golden::ZERO;
     for i in 0..k as usize {
         sum = lp::checked::add(

@@ -4,7 +4,7 @@
 //! It imports nothing of the search (board, cases, sweep, minimum, model, order, solve):
 //! only the lattices ([`crate::geometry`]), exact Z[σ] ([`crate::golden`]), the rules of
 //! play ([`crate::verify`]) and, for impossible levels, the pagoda total of
-//! [`crate::pagoda`]. Everything else it recomputes: the improved pagoda functions and the
+//! [`crate::pagoda`]; pagoda functions stated by weights (an LP's) it tests with [`super::lp`]. Everything else it recomputes: the improved pagoda functions and the
 //! premises of the board argument ([`super::space`]), every board limit, the profiles of
 //! every split round and every reduction ([`super::profiles`]), and every integer program
 //! ([`super::ip`]), whose infeasibility it accepts from an exact certificate

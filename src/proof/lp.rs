@@ -118,6 +118,12 @@ pub fn manhattan(p: Cell, c: Cell) -> i32 {
     (c.0 - p.0).abs() + (c.1 - p.1).abs()
 }
 
+/// The least exponent M − radius of a cell outside the window: the nearest such cell lies
+/// just past the side nearest to the centre, at distance radius + 1 − max(|p_x|, |p_y|).
+pub fn nearest_outside(centre: Cell) -> i32 {
+    1 - centre.0.abs().max(centre.1.abs())
+}
+
 /// Σ σ^(M − radius) over every cell outside the window, M the distance from `centre`, exactly.
 pub fn outside_sum(radius: i32, centre: Cell) -> Golden {
     let mut inside = Golden::ZERO;
@@ -318,6 +324,18 @@ mod tests {
                 exact.a.abs() < 1 << 20 && exact.b.abs() < 1 << 20,
                 "{r}: {exact}"
             );
+        }
+    }
+
+    #[test]
+    fn the_nearest_outside_cell_is_the_heaviest_of_the_tail() {
+        for (r, p) in [(3, (0, 0)), (4, (1, 0)), (5, (0, -2)), (6, (2, 1))] {
+            let least = (-r - 3..=r + 3)
+                .flat_map(|y| (-r - 3..=r + 3).map(move |x| (x, y)))
+                .filter(|&(x, y): &(i32, i32)| x.abs() > r || y.abs() > r)
+                .map(|c| manhattan(p, c) - r)
+                .min();
+            assert_eq!(least, Some(nearest_outside(p)), "{r} {p:?}");
         }
     }
 
