@@ -1004,3 +1004,34 @@ pub fn settle(
         Err(_) => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `solve` would claim from the LP at the square desert's level 7 (where the
+    /// improved function decides first): a PagodaLp claim in a proof the checker accepts; and
+    /// nothing for the five armies or for an open level.
+    #[test]
+    fn the_lp_claim_goes_into_an_accepted_proof() {
+        let square = Army::read(std::path::Path::new("models/desert-square.toml")).unwrap();
+        let (reason, claim) = lp_impossibility(&Request::new(square, 7)).unwrap().unwrap();
+        assert!(reason.starts_with("pagoda LP"), "{reason}");
+        let mut out = empty_outcome(&Request::new(square, 7));
+        out.reason = Some(reason);
+        out.lp_claim = Some(claim);
+        let proof = out.proof().unwrap();
+        assert!(matches!(proof.claim, Claim::PagodaLp { .. }));
+        crate::proof::check::check(&proof, &Default::default()).unwrap();
+        assert!(
+            lp_impossibility(&Request::new(square, 6))
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            lp_impossibility(&Request::new(Army::conway(), 5))
+                .unwrap()
+                .is_none()
+        );
+    }
+}
