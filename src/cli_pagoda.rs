@@ -13,9 +13,12 @@ const PAGODA_HELP: &str = "Examples:
   solarmy pagoda --model models/desert-rhombus.toml --level 6 --json
 
 The LP's variables are the weights on the window max(|x|,|y|) <= level + margin and a factor τ
-of the tail τ·σ^(|x|+|y|−R) beyond it; its rows the pagoda condition on every jump touching the
+of the tail τ·σ^(M−R) beyond it (M the Manhattan distance from the target, or from d for a
+function normalised on the last jump over d); its rows the pagoda condition on every jump touching the
 window. Its float optimum is made exact (integer weights in Z[σ]) and weighed exactly; only
 the exact weights are reported as proof. Needs Conway's jumps on every cell (the tail lemma).
+Every cell beyond the window is counted as a start cell, so on a half-plane (the five armies)
+the bound is looser than the pagoda bound; it is meant for deserts.
 
 Exit codes: 0 answered (impossible, or not proven impossible, with the bounds), 1 failure (a
 solver error, a proof file that cannot be written), 2 bad command line (a level whose window
@@ -124,7 +127,7 @@ fn text_of(name: &str, an: &Analysis, seconds: f64) -> String {
         }
     };
     let mut s = format!(
-        "{name} level {}: pagoda functions by LP on the window |x|,|y| <= {} with the tail τ·σ^(|x|+|y|−{})\n",
+        "{name} level {}: pagoda functions by LP on the window |x|,|y| <= {} with the tail τ·σ^(M−{}), M the distance from the target or from d\n",
         an.level, an.radius, an.radius
     );
     s += &format!(
