@@ -14,6 +14,9 @@
 //! relaxation is feasible ([`branch`]): a node is closed by a certificate or split, on a
 //! column or on a parity row of the system ([`parity`]), chosen by strong branching.
 //!
+//! [`split`] covers a program by the cells of its one-man class when the tree does not
+//! close it, leaving the children it cannot certify to the checker's solvers.
+//!
 //! Nothing here is trusted: every certificate returned has passed the exact check.
 
 use crate::proof::farkas::{self, Farkas, LinearSystem};
@@ -23,6 +26,7 @@ use std::time::{Duration, Instant};
 
 mod branch;
 mod parity;
+mod split;
 
 /// The phase-1 optimum above which the LP relaxation counts as infeasible.
 const TOLERANCE: f64 = 1e-7;
@@ -386,6 +390,7 @@ pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Fark
 }
 
 pub use branch::{size, tree, tree_with_stats};
+pub use split::split;
 
 #[cfg(test)]
 mod tests {

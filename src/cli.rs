@@ -201,6 +201,10 @@ pub struct CheckArgs {
     /// Ask CBC, a second MIP solver, to prove every infeasible IP too (needs a build with --features cbc)
     #[arg(long)]
     pub cbc: bool,
+    /// With --cbc: keep CBC's verdicts in this JSON-lines file, and do not ask CBC again about
+    /// a system the file says it proved infeasible (a long second opinion survives a stop)
+    #[arg(long, value_name = "FILE", requires = "cbc")]
+    pub cbc_record: Option<PathBuf>,
 }
 
 /// Re-verifies proof files; exit 0 only if every step of every file holds.
@@ -211,6 +215,13 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
         time_limit: a.time_limit,
         jobs: a.jobs as usize,
         cbc: a.cbc,
+        cbc_record: match &a.cbc_record {
+            Some(p) => Some(std::sync::Arc::new(
+                crate::proof::check::Record::open(p)
+                    .map_err(|e| Error::failure(format!("{}: {e}", p.display())))?,
+            )),
+            None => None,
+        },
     };
     let mut failed = 0;
     for path in &a.files {

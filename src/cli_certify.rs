@@ -10,7 +10,7 @@ use crate::evidence;
 use crate::export;
 use crate::problem::Army;
 use crate::proof::check::{self, Options};
-use crate::proof::farkas::Tree;
+use crate::proof::farkas::{self, Tree};
 use crate::proof::format::{CaseOutcome, Evidence, IpProof, Proof};
 use clap::Args;
 use std::path::PathBuf;
@@ -19,6 +19,7 @@ use std::time::Instant;
 const CERTIFY_HELP: &str = "Examples:
   solarmy certify results/proofs/hexagonal-7.json.gz
   solarmy certify --nodes 50000 --seconds 600 --out h7.json.gz results/proofs/hexagonal-7.json.gz
+  solarmy certify --nodes 2000 --seconds 60 --split-above 100 results/proofs/hexagonal-7.json.gz
 
 One line per program without a certificate goes to stderr: nodes visited, the tree's size and
 the seconds spent. The proof is checked in full (programs still without a certificate are
@@ -42,6 +43,12 @@ pub struct CertifyArgs {
     /// Write the upgraded proof here instead of replacing PROOF
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Where no tree is found for a program the search's solver spent at least SECS on,
+    /// split it on the cells of its one-man exponent class: each child gets a certificate or
+    /// is left to the checker's solvers, which re-solve the children (in parallel) instead
+    /// of the whole program
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::parse_seconds)]
+    pub split_above: Option<f64>,
 }
 
 /// Every integer program of a proof, with a label naming where it stands.
@@ -87,6 +94,16 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
             ip.certificate = Some(tree);
             msg
         }
+        None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => match certify::split(&sys) {
+            Some((tree, left)) => {
+                ip.certificate = Some(tree);
+                format!(
+                    "no tree ({nodes} nodes visited); split on a one-man class, {left} children left to the solvers, {:.1} s",
+                    t.elapsed().as_secs_f64()
+                )
+            }
+            None => format!("no certificate, no one-man class to split on: {nodes} nodes visited, {s:.1} s"),
+        },
         None => format!("no certificate: {nodes} nodes visited, {s:.1} s"),
     })
 }
@@ -99,19 +116,20 @@ pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
     };
     let army = army.map_err(|e| Error::failure(format!("{}: {e}", a.proof.display())))?;
     let level = proof.level;
-    let (mut found, mut left) = (0, 0);
+    let (mut found, mut split, mut left) = (0, 0, 0);
     for (label, ip) in programs(&mut proof) {
         if ip.certificate.is_some() {
             continue;
         }
         let msg = certify_one(army, level, ip, a)?;
         eprintln!("{}: {label}: {msg}", a.proof.display());
-        match ip.certificate {
-            Some(_) => found += 1,
+        match &ip.certificate {
+            Some(t) if !farkas::leaves_to_solvers(t) => found += 1,
+            Some(_) => (split, left) = (split + 1, left + 1),
             None => left += 1,
         }
     }
-    if found == 0 && a.out.is_none() {
+    if found + split == 0 && a.out.is_none() {
         // Nothing to write: the file stays as it was, and its check with it.
         emitln(&format!(
             "{}: no certificate found, {left} programs still without; file unchanged",
@@ -128,7 +146,7 @@ pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
     let out = a.out.as_ref().unwrap_or(&a.proof);
     export::write_atomic(out, &proof.to_bytes(out)?)?;
     emitln(&format!(
-        "{}: {found} certificates found, {left} programs still without; {} of {} programs certified",
+        "{}: {found} certificates found, {split} programs split (some children left to the solvers), {left} programs still without a full certificate; {} of {} programs certified",
         out.display(),
         summary.certified,
         summary.ips

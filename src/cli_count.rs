@@ -35,6 +35,11 @@ pub struct CountArgs {
     /// Write every army and its play (CSV) and a contact sheet (SVG) here
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write the count's proof here (.json, or .json.gz), for `solarmy check`: the minimum's
+    /// proof, every army with its play, and the final program of each last jump with every
+    /// cut. Written only for a complete count
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
 }
 
 pub fn run(a: &CountArgs) -> Result<u8, Error> {
@@ -49,6 +54,14 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
     }
     if let Some(dir) = &a.out {
         write(dir, &out)?;
+    }
+    if let (Some(path), Some(proof)) = (&a.proof, &out.proof) {
+        crate::export::write_atomic(path, &proof.to_bytes(path)?)?;
+    } else if let Some(path) = &a.proof {
+        eprintln!(
+            "solarmy: no proof written to {}: the count is not complete",
+            path.display()
+        );
     }
     Ok(if out.complete { 0 } else { 3 })
 }

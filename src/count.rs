@@ -19,6 +19,8 @@
 //! the other; the count is given both up to symmetry and in total.
 
 use crate::error::Error;
+use crate::evidence;
+use crate::proof::format::{Claim, Evidence, Play, Proof, RoundProof};
 use crate::geometry::{Cell, Lattice, Symmetry, apply};
 use crate::minimum::{self, Request, Status};
 use crate::model::Model;
@@ -65,6 +67,9 @@ pub struct CountOutcome {
     pub reason: Option<String>,
     pub seconds: f64,
     pub armies: Vec<Counted>,
+    /// The count's proof for `solarmy check`, when the count is complete.
+    #[serde(skip)]
+    pub proof: Option<Proof>,
 }
 
 /// Counts the minimum armies of `army` at `level`.
@@ -88,6 +93,7 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
         reason: None,
         seconds: 0.0,
         armies: Vec::new(),
+        proof: None,
     };
     let k = match (found.status, found.min_size) {
         (Status::Optimal, Some(k)) if found.board_proven => k,
@@ -103,6 +109,8 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
     };
     let lattice = army.lattice();
     let mut complete = true;
+    // Per last jump: the final program's cuts (as cells) and HiGHS's seconds on it.
+    let mut finals: Vec<(Cell, Vec<Vec<Cell>>, Option<u64>, f64)> = Vec::new();
     for d in lattice.last_jump_directions() {
         let Some((board, mut spec, proven)) = minimum::round_program(army, level, d, k) else {
             continue;
@@ -122,7 +130,11 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
             };
             let sol = solve::solve(Model::build(&board, &spec), &opts)?;
             match sol.status {
-                IpStatus::Infeasible => break,
+                IpStatus::Infeasible => {
+                    let cuts = spec.excluded.iter().map(|set| set.iter().map(|&m| board.cells[m]).collect());
+                    finals.push((d, cuts.collect(), spec.min_men, sol.seconds));
+                    break;
+                }
                 IpStatus::TimeLimit | IpStatus::Interrupted => {
                     complete = false;
                     out.reason = Some("stopped by the time limit or Ctrl-C".into());
@@ -165,8 +177,54 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
         out.reason = Some(format!("{} start sets could not be decided", out.undecided));
     }
     out.complete = complete && out.undecided == 0;
+    if out.complete {
+        out.proof = count_proof(&found, &out, k, &finals)?;
+    }
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The count's proof: the minimum's proof with a Count claim, the armies and their plays,
+/// and per last jump the round of K men whose program, with every cut, is infeasible. None
+/// when a board of round K has no proven basis.
+fn count_proof(
+    found: &minimum::Outcome,
+    out: &CountOutcome,
+    k: u64,
+    finals: &[(Cell, Vec<Vec<Cell>>, Option<u64>, f64)],
+) -> Result<Option<Proof>, Error> {
+    let Some(mut proof) = found.proof() else {
+        return Ok(None);
+    };
+    proof.claim = Claim::Count {
+        men: k,
+        armies: out
+            .armies
+            .iter()
+            .map(|a| Play {
+                army: a.cells.clone(),
+                jumps: a.play.iter().map(|s| (s.from, s.over, s.to)).collect(),
+            })
+            .collect(),
+        up_to_symmetry: out.up_to_symmetry,
+        total: out.total,
+    };
+    for (d, cuts, min_men, seconds) in finals {
+        let Some((max_exponent, max_loss, Some(board))) =
+            minimum::round_board(out.army, out.level, *d, k)
+        else {
+            return Ok(None);
+        };
+        let mut def = evidence::direct_def(*d, k, *min_men, max_exponent, max_loss);
+        def.cuts = cuts.clone();
+        let ip = evidence::infeasible(out.army, out.level, def, None, *seconds)?;
+        proof.rounds.push(RoundProof {
+            men: k,
+            last_jump: *d,
+            evidence: Evidence::Direct { board, ip },
+        });
+    }
+    Ok(Some(proof))
 }
 
 fn canonical_only(cells: &[Cell]) -> Vec<Cell> {

@@ -61,13 +61,25 @@ pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSyste
     ip::build(&space(army, level, def), def).map_err(Error::Limit)
 }
 
+/// Programs HiGHS spent at least this many seconds on are split on their one-man class
+/// when no tree closes them ([`certify::split`]), so that the checker re-solves small
+/// children in parallel instead of one long program.
+pub const SPLIT_ABOVE_SECONDS: f64 = 100.0;
+
 /// Looks for an exact certificate of the program of `proof`: Farkas multipliers when its
-/// LP relaxation is infeasible, else a branch-and-bound tree within its node and time limits.
+/// LP relaxation is infeasible, else a branch-and-bound tree within its node and time
+/// limits, else, for a long program, a split whose uncertified children are left to the
+/// checker's solvers.
 pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), Error> {
     let sys = system(army, level, &proof.def)?;
     proof.certificate = certify::farkas(&sys)
         .map(farkas::Tree::Leaf)
-        .or_else(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)));
+        .or_else(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)))
+        .or_else(|| {
+            (proof.seconds >= SPLIT_ABOVE_SECONDS)
+                .then(|| certify::split(&sys).map(|(t, _)| t))
+                .flatten()
+        });
     Ok(())
 }
 
@@ -96,5 +108,6 @@ pub fn direct_def(
         max_loss,
         classes: None,
         lossy_cap: None,
+        cuts: Vec::new(),
     }
 }

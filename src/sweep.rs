@@ -712,6 +712,7 @@ impl Sweep {
             max_loss: limit.max_loss,
             classes: Some(c.profile.clone()),
             lossy_cap: cap,
+            cuts: Vec::new(),
         };
         (spec, def)
     }

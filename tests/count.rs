@@ -140,3 +140,65 @@ fn small_counts_agree_with_a_brute_force_over_every_start_set() {
         );
     }
 }
+
+/// The count's proof: `solarmy check` accepts Conway 4's (4 armies, 8 in all), and names
+/// the step of each damage: an army dropped (its cuts then exclude an army not listed), a
+/// total changed, an army listed twice, a cut on a start set that is no listed army's image.
+#[test]
+fn a_count_proof_checks_and_its_damage_is_named() {
+    use solarmy::proof::check::{Options, check};
+    use solarmy::proof::format::{Claim, Evidence};
+    let out = count(Army::conway(), 4, None).unwrap();
+    let p = out.proof.clone().expect("a complete count has a proof");
+    let s = check(&p, &Options::default()).unwrap();
+    assert_eq!(s.claim, "count 4 / 8 of 20 men");
+    let damaged = |f: &dyn Fn(&mut solarmy::proof::format::Proof)| {
+        let mut q = p.clone();
+        f(&mut q);
+        check(&q, &Options::default()).unwrap_err().to_string()
+    };
+    let e = damaged(&|q| {
+        if let Claim::Count { armies, up_to_symmetry, total, .. } = &mut q.claim {
+            armies.pop();
+            *up_to_symmetry -= 1;
+            *total -= 2;
+        }
+    });
+    assert!(e.contains("not an image of a listed army"), "{e}");
+    let e = damaged(&|q| {
+        if let Claim::Count { total, .. } = &mut q.claim {
+            *total += 1;
+        }
+    });
+    assert!(e.contains("stated 4 and 9"), "{e}");
+    let e = damaged(&|q| {
+        if let Claim::Count { armies, .. } = &mut q.claim {
+            let first = armies[0].clone();
+            armies[1] = first;
+        }
+    });
+    assert!(e.contains("image of one listed before"), "{e}");
+    let e = damaged(&|q| {
+        for r in &mut q.rounds {
+            if let Evidence::Direct { ip, .. } = &mut r.evidence {
+                if let Some(cut) = ip.def.cuts.first_mut() {
+                    cut[0] = (cut[0].0 + 1, cut[0].1);
+                }
+            }
+        }
+    });
+    assert!(e.contains("cut") && e.starts_with("step"), "{e}");
+    // Cuts anywhere else than a count's round of K men are refused.
+    let e = damaged(&|q| {
+        let cut = q.rounds.iter().find_map(|r| match &r.evidence {
+            Evidence::Direct { ip, .. } => ip.def.cuts.first().cloned(),
+            _ => None,
+        });
+        for r in &mut q.rounds {
+            if let (Evidence::Direct { ip, .. }, 19) = (&mut r.evidence, r.men) {
+                ip.def.cuts.push(cut.clone().unwrap());
+            }
+        }
+    });
+    assert!(e.contains("only a count's program"), "{e}");
+}

@@ -40,7 +40,7 @@ fn first_leaf(t: &mut Tree) -> &mut solarmy::proof::farkas::Farkas {
                 first_leaf(below)
             }
         }
-        Tree::Empty => panic!("an empty box has no multipliers"),
+        Tree::Empty | Tree::Solver => panic!("this leaf has no multipliers"),
     }
 }
 
@@ -131,6 +131,34 @@ fn a_direct_proof_checks_and_its_damage_is_named() {
             .retain(|r| !matches!(r.evidence, Evidence::Direct { .. }));
     });
     assert!(e.contains("19 men") && e.contains("no evidence"), "{e}");
+}
+
+/// A tree may leave leaves to the solvers: the check re-solves their boxes and counts the
+/// program as resting on solvers, and `--certificates-only` refuses it.
+#[test]
+fn a_tree_with_a_solver_leaf_rests_on_the_solvers() {
+    let mut p = proof(Army::conway(), 4, false);
+    for r in &mut p.rounds {
+        if let Evidence::Direct { ip, .. } = &mut r.evidence {
+            let leaf = ip.certificate.take().unwrap();
+            ip.certificate = Some(Tree::Split {
+                col: 0,
+                value: 0,
+                below: Box::new(leaf),
+                above: Box::new(Tree::Solver),
+            });
+        }
+    }
+    let s = check(&p, &Options::default()).unwrap();
+    assert_eq!((s.ips, s.certified, s.solver_only), (1, 0, 1));
+    let strict = Options {
+        certificates_only: true,
+        ..Options::default()
+    };
+    let e = check(&p, &strict).unwrap_err().to_string();
+    assert!(e.contains("solvers were not allowed"), "{e}");
+    let bytes = p.to_bytes(std::path::Path::new("p.json")).unwrap();
+    assert!(String::from_utf8_lossy(&bytes).contains("\"solver\""));
 }
 
 #[test]

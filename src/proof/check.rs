@@ -13,11 +13,12 @@
 //! program's system too, certified or not: a CBC "feasible" fails the step (the solvers
 //! disagree), and a CBC time-out is counted as no verdict, never as a confirmation.
 
-use super::farkas;
+use super::deferred::{self, Call, Solver};
+pub use super::deferred::Record;
+use super::farkas::{self, LinearSystem};
 use super::format::*;
 use super::ip;
 use super::profiles;
-use super::resolve::{Resolved, cbc, resolve};
 use super::space::Space;
 use crate::geometry::{Cell, apply};
 use crate::golden::Golden;
@@ -80,7 +81,7 @@ pub struct CbcSummary {
     pub cbc_no_verdict_at: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Options {
     /// Refuse integer programs without an exact certificate instead of re-solving them.
     pub certificates_only: bool,
@@ -91,6 +92,9 @@ pub struct Options {
     pub jobs: usize,
     /// Ask CBC too about every infeasible integer program (a build with `--features cbc`).
     pub cbc: bool,
+    /// CBC's verdicts kept across runs: systems it already proved infeasible are not solved
+    /// again ([`deferred::Record`]).
+    pub cbc_record: Option<std::sync::Arc<Record>>,
 }
 
 struct Checker<'a> {
@@ -100,9 +104,11 @@ struct Checker<'a> {
     step: usize,
     context: String,
     summary: Summary,
-    /// Programs without a certificate, re-solved after the walk (in parallel), each with
-    /// the step and context it fails under.
-    deferred: Vec<(usize, String, farkas::LinearSystem)>,
+    /// Solver calls, made after the walk (in parallel), each with the step and context it
+    /// fails under.
+    deferred: Vec<Call>,
+    /// Under a count's claim: every image of every listed army, each sorted.
+    counted: Vec<Vec<Cell>>,
 }
 
 /// Checks a proof; Ok with a summary only if every step holds.
@@ -124,6 +130,7 @@ pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
             ..Summary::default()
         },
         deferred: Vec::new(),
+        counted: Vec::new(),
     };
     c.run()?;
     c.resolve_deferred()?;
@@ -173,6 +180,12 @@ impl Checker<'_> {
             Claim::Unreachable { ref last_jumps } => self.unreachable(last_jumps),
             Claim::PagodaLp { ref functions } => self.pagoda_lp(functions),
             Claim::Minimum { men } => self.minimum(men),
+            Claim::Count {
+                men,
+                ref armies,
+                up_to_symmetry,
+                total,
+            } => self.count(men, armies, (up_to_symmetry, total)),
             Claim::Board(_) => Err(self.fail("a board claim is checked by proof::peg".into())),
         }
     }
@@ -424,6 +437,7 @@ impl Checker<'_> {
         self.expect(def.classes.is_none() && def.lossy_cap.is_none(), || {
             "a direct program may not fix classes or cap lossy jumps".into()
         })?;
+        self.cuts(k, &def.cuts)?;
         self.expect(def.max_exponent >= need_exp, || {
             format!(
                 "board limit stated {}, computed {need_exp}",
@@ -519,6 +533,7 @@ impl Checker<'_> {
                 self.expect(
                     def.last_jump == space.d
                         && def.max_men == k
+                        && def.cuts.is_empty()
                         && def.classes.as_deref() == Some(case.profile.as_slice()),
                     || "the program is not this case's".into(),
                 )?;
@@ -547,8 +562,9 @@ impl Checker<'_> {
         }
     }
 
-    /// The program of `ip` has no integer solution: by its certificate, or by HiGHS; and,
-    /// when asked, by CBC too.
+    /// The program of `ip` has no integer solution: by its certificate, or by HiGHS (the
+    /// whole program, or the leaves its tree leaves to the solvers); and, when asked, by
+    /// CBC too. Solver calls are queued and made after the walk ([`deferred`]).
     fn infeasible(&mut self, space: &Space, ip: &IpProof) -> Result<(), CheckError> {
         let sys = ip::build(space, &ip.def).map_err(|e| self.fail(e))?;
         self.expect(
@@ -564,91 +580,161 @@ impl Checker<'_> {
             },
         )?;
         self.summary.ips += 1;
-        if let Some(tree) = &ip.certificate {
-            let r = farkas::check_tree(&sys, tree);
-            self.summary.certified += 1;
-            self.expect(r.is_ok(), || format!("certificate: {}", r.unwrap_err()))?;
-        } else {
-            self.expect(!self.opts.certificates_only, || {
-                "no exact certificate, and solvers were not allowed".into()
-            })?;
-            if self.opts.cbc {
-                self.second_opinion(&sys)?;
+        let left = match &ip.certificate {
+            Some(tree) => {
+                let r = farkas::check_tree_leaving(&sys, tree);
+                self.expect(r.is_ok(), || {
+                    format!("certificate: {}", r.as_ref().unwrap_err())
+                })?;
+                r.unwrap()
             }
-            // HiGHS re-solves it after the walk, in parallel, under this step.
-            self.step += 1;
-            self.summary.solver_only += 1;
-            self.deferred.push((self.step, self.context.clone(), sys));
+            None => vec![sys.clone()],
+        };
+        let program = self.summary.ips;
+        if left.is_empty() {
+            self.summary.certified += 1;
+            if self.opts.cbc {
+                self.defer(Solver::Cbc, vec![sys], program, ip.seconds);
+            }
             return Ok(());
         }
-        if self.opts.cbc {
-            self.second_opinion(&sys)?;
-        }
-        Ok(())
-    }
-
-    /// CBC on the checker's system: infeasible confirms, feasible fails the step, anything
-    /// else is recorded as no verdict (the proof's own steps still decide the check).
-    fn second_opinion(&mut self, sys: &farkas::LinearSystem) -> Result<(), CheckError> {
-        let o = cbc(sys, self.opts.time_limit);
-        self.expect(o.verdict != Resolved::Feasible, || {
-            format!(
-                "CBC, solving the checker's program, finds it feasible: {}; the solvers disagree",
-                o.note
-            )
+        self.expect(!self.opts.certificates_only, || {
+            "no exact certificate, and solvers were not allowed".into()
         })?;
-        let at = format!("step {} ({}): {}", self.step, self.context, o.note);
-        let s = self.summary.cbc.get_or_insert_with(CbcSummary::default);
-        s.cbc_seconds += o.seconds;
-        s.cbc_max_seconds = s.cbc_max_seconds.max(o.seconds);
-        if o.verdict == Resolved::Infeasible {
-            s.cbc_confirmed += 1;
-        } else {
-            s.cbc_no_verdict += 1;
-            s.cbc_no_verdict_at.push(at);
+        self.summary.solver_only += 1;
+        if self.opts.cbc {
+            self.defer(Solver::Cbc, left.clone(), program, ip.seconds);
+        }
+        self.defer(Solver::Highs, left, program, ip.seconds);
+        Ok(())
+    }
+
+    /// Queues `systems` (one program's, the whole or its leaves) for a solver, under a new
+    /// step; `seconds`, the search's time on the program, orders the work.
+    fn defer(&mut self, solver: Solver, systems: Vec<LinearSystem>, program: usize, seconds: f64) {
+        self.step += 1;
+        let n = systems.len();
+        for (i, sys) in systems.into_iter().enumerate() {
+            let context = match n {
+                1 => self.context.clone(),
+                _ => format!("{}, solver leaf {} of {n}", self.context, i + 1),
+            };
+            self.deferred.push(Call {
+                step: self.step,
+                context,
+                sys,
+                solver,
+                program,
+                priority: seconds / n as f64,
+            });
+        }
+    }
+
+    /// Makes the queued solver calls; fails with the first failing one, by step.
+    fn resolve_deferred(&mut self) -> Result<(), CheckError> {
+        let record = self.opts.cbc_record.as_deref();
+        let cbc = deferred::solve(&self.deferred, self.opts.jobs, self.opts.time_limit, record).map_err(
+            |(step, context, message)| CheckError {
+                step,
+                context,
+                message,
+            },
+        )?;
+        if self.opts.cbc {
+            self.summary.cbc = Some(cbc.unwrap_or_default());
+        }
+        Ok(())
+    }
+}
+
+/// A count's claim and its rounds of K men; the armies' men are below in the file.
+impl Checker<'_> {
+    /// A count: the minimum (K − 1 men ruled out, the proof's play), every listed army
+    /// played and distinct from the others under the symmetries, the stated numbers, then
+    /// for every last jump the round of K men with cuts on the listed armies' images only.
+    fn count(
+        &mut self,
+        men: u64,
+        armies: &[Play],
+        (up_to_symmetry, total): (usize, usize),
+    ) -> Result<(), CheckError> {
+        self.minimum(men)?;
+        self.summary.claim = format!("count {up_to_symmetry} / {total} of {men} men");
+        let lattice = self.army.lattice();
+        let mut seen: Vec<Vec<Cell>> = Vec::new();
+        let mut images_total = 0;
+        for (i, a) in armies.iter().enumerate() {
+            self.context = format!("{} {}, army {}", self.proof.army, self.proof.level, i + 1);
+            let steps: Vec<crate::verify::Step> = a
+                .jumps
+                .iter()
+                .map(|&(from, over, to)| crate::verify::Step { from, over, to })
+                .collect();
+            let r = crate::verify::replay(&lattice, self.proof.level, &a.army, &steps);
+            self.expect(r.is_ok(), || r.as_ref().unwrap_err().to_string())?;
+            self.expect(a.army.len() as u64 == men, || {
+                format!("the army has {} men, the claim {men}", a.army.len())
+            })?;
+            let images = images(&lattice, &a.army);
+            self.expect(!images.iter().any(|im| seen.contains(im)), || {
+                "this army is an image of one listed before it".into()
+            })?;
+            images_total += images.len();
+            seen.extend(images);
+        }
+        self.expect(
+            armies.len() == up_to_symmetry && images_total == total,
+            || {
+                format!(
+                    "{} armies, {images_total} images; stated {up_to_symmetry} and {total}",
+                    armies.len()
+                )
+            },
+        )?;
+        self.counted = seen;
+        for d in lattice.last_jump_directions() {
+            let need = self.proof.rounds.iter().map(|r| board_exponent(&r.evidence)).max();
+            let space = Space::new(self.army, self.proof.level, d, need.unwrap_or(0).max(40));
+            self.context = format!("{} {}, {men} men, d={d:?}", self.proof.army, self.proof.level);
+            self.round(&space, men)?;
         }
         Ok(())
     }
 
-    /// Re-solves the programs without a certificate, `opts.jobs` at a time, and fails with
-    /// the first (by step) that HiGHS does not call infeasible.
-    fn resolve_deferred(&mut self) -> Result<(), CheckError> {
-        let jobs = match self.opts.jobs {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let verdicts: Vec<std::sync::Mutex<Option<Resolved>>> = self
-            .deferred
-            .iter()
-            .map(|_| std::sync::Mutex::new(None))
-            .collect();
-        std::thread::scope(|scope| {
-            for _ in 0..jobs.min(self.deferred.len()) {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((_, _, sys)) = self.deferred.get(i) else {
-                            break;
-                        };
-                        let r = resolve(sys, self.opts.time_limit);
-                        *verdicts[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                    }
-                });
-            }
-        });
-        for ((step, context, _), r) in self.deferred.iter().zip(verdicts) {
-            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
-            if r != Some(Resolved::Infeasible) {
-                return Err(CheckError {
-                    step: *step,
-                    context: context.clone(),
-                    message: format!("HiGHS, solving the checker's program again, says {r:?}"),
-                });
-            }
+    /// Cuts are allowed only in a count's round of K men, each on an image of a listed army.
+    fn cuts(&mut self, k: u64, cuts: &[Vec<Cell>]) -> Result<(), CheckError> {
+        if cuts.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let counting = matches!(self.proof.claim, Claim::Count { men, .. } if men == k);
+        self.expect(counting, || {
+            "only a count's program of K men may carry cuts".into()
+        })?;
+        let bad = cuts.iter().find(|c| {
+            let mut c = c.to_vec();
+            c.sort();
+            !self.counted.contains(&c)
+        });
+        self.expect(bad.is_none(), || {
+            format!("the cut {:?} is not an image of a listed army", bad.unwrap())
+        })
     }
+}
+
+/// The distinct images of a start set under the problem's symmetries, each sorted.
+fn images(lattice: &crate::geometry::Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
+    let mut out: Vec<Vec<Cell>> = lattice
+        .symmetries
+        .iter()
+        .map(|s| {
+            let mut v: Vec<Cell> = cells.iter().map(|&c| apply(s, c)).collect();
+            v.sort();
+            v
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 fn slack_of(profile: &[(i32, u64)]) -> Golden {

@@ -73,6 +73,11 @@ pub enum Tree {
         below: Box<Tree>,
         above: Box<Tree>,
     },
+    /// A leaf with no exact certificate: its box (the splits above it narrow the system)
+    /// is left to the solvers. [`check_tree`] refuses it; [`check_tree_leaving`] returns
+    /// its system, which the checker re-solves (HiGHS, and CBC when asked), so the step
+    /// rests on the solvers' word for that part only.
+    Solver,
 }
 
 /// Deepest [`Tree`] that [`check_tree`] walks (it recurses once per split of either kind).
@@ -170,7 +175,30 @@ pub fn check_tree(sys: &LinearSystem, tree: &Tree) -> Result<(), String> {
     let mut path = Vec::new();
     // Only a split on a row needs its own copy of the rows (to append to).
     let mut grown = None;
-    walk(sys, &mut grown, tree, &mut cols, &mut path)
+    walk(sys, &mut grown, tree, &mut cols, &mut path, &mut None)
+}
+
+/// [`check_tree`] for a tree that may leave some leaves to the solvers ([`Tree::Solver`]):
+/// Ok with the system of each such leaf (its narrowed box, and the rows of the splits on
+/// rows above it) when every other node checks exactly. The program is infeasible if, and
+/// only if, every returned system is: the splits cover the box and the other leaves are
+/// proven empty.
+pub fn check_tree_leaving(sys: &LinearSystem, tree: &Tree) -> Result<Vec<LinearSystem>, String> {
+    let mut cols = sys.cols.clone();
+    let mut left = Some(Vec::new());
+    walk(sys, &mut None, tree, &mut cols, &mut Vec::new(), &mut left)?;
+    Ok(left.unwrap_or_default())
+}
+
+/// Whether a tree leaves any leaf to the solvers.
+pub fn leaves_to_solvers(tree: &Tree) -> bool {
+    match tree {
+        Tree::Solver => true,
+        Tree::Leaf(_) | Tree::Empty => false,
+        Tree::Split { below, above, .. } | Tree::SplitRow { below, above, .. } => {
+            leaves_to_solvers(below) || leaves_to_solvers(above)
+        }
+    }
 }
 
 fn describe(path: &[String]) -> String {
@@ -182,13 +210,15 @@ fn describe(path: &[String]) -> String {
 }
 
 /// Checks `tree` on the box `cols`, against `grown` (the system with the rows of the
-/// splits on rows above) when there is one, else `sys`.
+/// splits on rows above) when there is one, else `sys`. Solver leaves are collected into
+/// `left` when it is Some, refused when it is None.
 fn walk(
     sys: &LinearSystem,
     grown: &mut Option<LinearSystem>,
     tree: &Tree,
     cols: &mut [(i64, Option<i64>)],
     path: &mut Vec<String>,
+    left: &mut Option<Vec<LinearSystem>>,
 ) -> Result<(), String> {
     if path.len() >= MAX_TREE_DEPTH && matches!(tree, Tree::Split { .. } | Tree::SplitRow { .. }) {
         return Err(format!(
@@ -199,6 +229,19 @@ fn walk(
     match tree {
         Tree::Leaf(cert) => check_in(grown.as_ref().unwrap_or(sys), cols, cert)
             .map_err(|e| format!("leaf {}: {e}", describe(path))),
+        Tree::Solver => match left {
+            Some(v) => {
+                v.push(LinearSystem {
+                    cols: cols.to_vec(),
+                    rows: grown.as_ref().unwrap_or(sys).rows.clone(),
+                });
+                Ok(())
+            }
+            None => Err(format!(
+                "leaf {}: left to the solvers, no exact certificate",
+                describe(path)
+            )),
+        },
         Tree::Empty => {
             if cols.iter().any(|&(l, u)| u.is_some_and(|u| l > u)) {
                 Ok(())
@@ -231,13 +274,13 @@ fn walk(
             };
             cols[col].1 = Some(saved.1.map_or(value, |u| u.min(value)));
             path.push(format!("below x{col}<={value}"));
-            let r = walk(sys, grown, below, cols, path);
+            let r = walk(sys, grown, below, cols, path, left);
             path.pop();
             cols[col] = saved;
             r?;
             cols[col].0 = saved.0.max(next);
             path.push(format!("above x{col}>={next}"));
-            let r = walk(sys, grown, above, cols, path);
+            let r = walk(sys, grown, above, cols, path, left);
             path.pop();
             cols[col] = saved;
             r
@@ -247,7 +290,7 @@ fn walk(
             value,
             below,
             above,
-        } => split_row(sys, grown, (coefs, *value), (below, above), cols, path),
+        } => split_row(sys, grown, (coefs, *value), (below, above), cols, (path, left)),
     }
 }
 
@@ -259,7 +302,7 @@ fn split_row(
     (coefs, value): (&[(usize, i64)], i64),
     (below, above): (&Tree, &Tree),
     cols: &mut [(i64, Option<i64>)],
-    path: &mut Vec<String>,
+    (path, left): (&mut Vec<String>, &mut Option<Vec<LinearSystem>>),
 ) -> Result<(), String> {
     let here = describe(path);
     if let Some(&(j, _)) = coefs.iter().find(|&&(j, _)| j >= cols.len()) {
@@ -296,7 +339,7 @@ fn split_row(
             hi: *hi,
         });
         path.push(std::mem::take(step));
-        let r = walk(sys, grown, tree, cols, path);
+        let r = walk(sys, grown, tree, cols, path, left);
         path.pop();
         grown.as_mut().unwrap().rows.pop();
         r?;

@@ -47,6 +47,16 @@ pub enum Claim {
     Unreachable { last_jumps: Vec<(Cell, Golden)> },
     /// K men suffice and K − 1 do not.
     Minimum { men: u64 },
+    /// K men suffice and K − 1 do not (as for Minimum, with the proof's play), and every
+    /// army of K men is the image under a symmetry of one of `armies`, each given with a
+    /// play: the round-K program of every last jump, with a no-good cut on each image of
+    /// each listed army, is infeasible. `total` counts the distinct images.
+    Count {
+        men: u64,
+        armies: Vec<Play>,
+        up_to_symmetry: usize,
+        total: usize,
+    },
     /// No army reaches the level: all start cells together weigh `weight` <= 1. Beyond the
     /// levels the pagoda window counts, `weight` is that of the start region at level
     /// `counted_at` < level, which holds the region of every higher level.
@@ -120,7 +130,7 @@ pub enum BoardVerdict {
 }
 
 /// An army and its play, in the coordinates of the CSV files.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Play {
     pub army: Vec<Cell>,
     /// (from, over, to) per jump.
@@ -216,6 +226,10 @@ pub struct IpDef {
     pub classes: Option<Vec<(i32, u64)>>,
     /// At most this many jumps that lose weight.
     pub lossy_cap: Option<u64>,
+    /// No-good cuts: for each start set listed, not all of its cells hold a man (a count's
+    /// program excludes the armies already counted; nothing else may carry cuts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cuts: Vec<Vec<Cell>>,
 }
 
 /// An integer program shown infeasible.

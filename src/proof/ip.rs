@@ -122,6 +122,18 @@ pub fn build(space: &Space, def: &IpDef) -> Result<LinearSystem, String> {
             .collect();
         sys.rows.push(row(lossy, None, Some(cap as i64)));
     }
+    for cut in &def.cuts {
+        let coefs: Vec<(usize, i64)> = cut
+            .iter()
+            .map(|c| {
+                let m = board.cells.iter().position(|b| b == c);
+                m.and_then(|m| column[m])
+                    .map(|col| (col, 1))
+                    .ok_or_else(|| format!("cut cell {c:?} is not a start cell of the board"))
+            })
+            .collect::<Result<_, _>>()?;
+        sys.rows.push(row(coefs, None, Some(cut.len() as i64 - 1)));
+    }
     Ok(sys)
 }
 

@@ -1,0 +1,284 @@
+//! The checker's queue of solver calls: systems whose infeasibility the walk could not
+//! verify exactly (a program without a certificate, or the leaves a tree leaves to the
+//! solvers), and, with `check --cbc`, every system CBC must also call infeasible. They are
+//! solved after the walk on `jobs` threads, the longest first (by the seconds the search's
+//! solver spent on the program, a hint that only orders the work), and judged in step
+//! order, so the first failing step is named as a sequential check would name it.
+//!
+//! CBC's verdicts may be kept in a record ([`Record`], `check --cbc-record FILE`) so that a
+//! second opinion that takes hours survives being stopped: a system whose fingerprint the
+//! record says CBC proved infeasible is not solved again. The record is a log of what CBC
+//! said, never evidence; the proof's own steps do not read it.
+
+use super::check::CbcSummary;
+use super::farkas::LinearSystem;
+use super::resolve::{Resolved, cbc, resolve};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Which solver a system is handed to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// The fallback for a system with no exact certificate: it must say infeasible.
+    Highs,
+    /// The second opinion: feasible fails the step, a time-out is no verdict.
+    Cbc,
+}
+
+/// One system to solve, with the step and context it fails under.
+pub struct Call {
+    pub step: usize,
+    pub context: String,
+    pub sys: LinearSystem,
+    pub solver: Solver,
+    /// The integer program it belongs to (CBC confirms a program when it confirms every
+    /// one of its systems).
+    pub program: usize,
+    pub priority: f64,
+}
+
+/// What a solver said of a call, and how long it took.
+struct Answer {
+    verdict: Resolved,
+    note: String,
+    seconds: f64,
+}
+
+/// A failing call: its step, context and message.
+pub type Failure = (usize, String, String);
+
+/// Solves every call, `jobs` at a time, each solver at most `time_limit` seconds. Err names
+/// the first failing call by step; Ok carries CBC's summary when any call went to CBC.
+pub fn solve(
+    calls: &[Call],
+    jobs: usize,
+    time_limit: Option<f64>,
+    record: Option<&Record>,
+) -> Result<Option<CbcSummary>, Failure> {
+    let answers = run(calls, jobs, time_limit, record);
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    order.sort_by_key(|&i| calls[i].step);
+    for &i in &order {
+        let (c, a) = (&calls[i], &answers[i]);
+        let message = match (c.solver, a.verdict) {
+            (Solver::Highs, Resolved::Infeasible) | (Solver::Cbc, Resolved::Infeasible) => None,
+            (Solver::Cbc, Resolved::Unknown) => None,
+            (Solver::Highs, v) => Some(format!(
+                "HiGHS, solving the checker's program again, says {v:?}"
+            )),
+            (Solver::Cbc, Resolved::Feasible) => Some(format!(
+                "CBC, solving the checker's program, finds it feasible: {}; the solvers disagree",
+                a.note
+            )),
+        };
+        if let Some(m) = message {
+            return Err((c.step, c.context.clone(), m));
+        }
+    }
+    Ok(cbc_summary(calls, &answers))
+}
+
+/// CBC's verdicts gathered by program.
+fn cbc_summary(calls: &[Call], answers: &[Answer]) -> Option<CbcSummary> {
+    let mut s = CbcSummary::default();
+    let mut programs: Vec<(usize, bool, Option<String>)> = Vec::new();
+    for (c, a) in calls.iter().zip(answers) {
+        if c.solver != Solver::Cbc {
+            continue;
+        }
+        s.cbc_seconds += a.seconds;
+        s.cbc_max_seconds = s.cbc_max_seconds.max(a.seconds);
+        if programs.last().is_none_or(|p| p.0 != c.program) {
+            programs.push((c.program, true, None));
+        }
+        let p = programs.last_mut().unwrap();
+        if a.verdict != Resolved::Infeasible {
+            p.1 = false;
+            p.2.get_or_insert_with(|| format!("step {} ({}): {}", c.step, c.context, a.note));
+        }
+    }
+    if programs.is_empty() {
+        return None;
+    }
+    for (_, confirmed, at) in programs {
+        if confirmed {
+            s.cbc_confirmed += 1;
+        } else {
+            s.cbc_no_verdict += 1;
+            s.cbc_no_verdict_at.extend(at);
+        }
+    }
+    Some(s)
+}
+
+/// The answers, in the order of `calls`; the work goes out longest first.
+fn run(
+    calls: &[Call],
+    jobs: usize,
+    time_limit: Option<f64>,
+    record: Option<&Record>,
+) -> Vec<Answer> {
+    let jobs = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    order.sort_by(|&a, &b| calls[b].priority.total_cmp(&calls[a].priority));
+    let next = AtomicUsize::new(0);
+    let answers: Vec<Mutex<Option<Answer>>> = calls.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(calls.len()) {
+            scope.spawn(|| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let a = answer(&calls[i], time_limit, record);
+                    *answers[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(a);
+                }
+            });
+        }
+    });
+    answers
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or(Answer {
+                    verdict: Resolved::Unknown,
+                    note: "not solved".into(),
+                    seconds: 0.0,
+                })
+        })
+        .collect()
+}
+
+fn answer(call: &Call, time_limit: Option<f64>, record: Option<&Record>) -> Answer {
+    let print = (call.solver == Solver::Cbc).then(|| fingerprint(&call.sys));
+    if let (Some(r), Some(f)) = (record, &print) {
+        if r.confirmed.contains(f) {
+            return Answer {
+                verdict: Resolved::Infeasible,
+                note: "recorded".into(),
+                seconds: 0.0,
+            };
+        }
+    }
+    let a = solve_one(call, time_limit);
+    if let (Some(r), Some(f)) = (record, print) {
+        r.append(&f, &a);
+    }
+    a
+}
+
+fn solve_one(call: &Call, time_limit: Option<f64>) -> Answer {
+    match call.solver {
+        Solver::Highs => {
+            let t = Instant::now();
+            let verdict = resolve(&call.sys, time_limit);
+            Answer {
+                verdict,
+                note: String::new(),
+                seconds: t.elapsed().as_secs_f64(),
+            }
+        }
+        Solver::Cbc => {
+            let o = cbc(&call.sys, time_limit);
+            Answer {
+                verdict: o.verdict,
+                note: o.note,
+                seconds: o.seconds,
+            }
+        }
+    }
+}
+
+/// CBC's verdicts by system fingerprint, read from and appended to a JSON-lines file.
+pub struct Record {
+    confirmed: HashSet<String>,
+    file: Mutex<std::fs::File>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Line {
+    fingerprint: String,
+    verdict: String,
+    seconds: f64,
+    note: String,
+}
+
+impl Record {
+    /// Opens (or creates) a record; lines that do not parse are ignored.
+    pub fn open(path: &Path) -> std::io::Result<Record> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e),
+        };
+        let confirmed = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Line>(l).ok())
+            .filter(|l| l.verdict == "infeasible")
+            .map(|l| l.fingerprint)
+            .collect();
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        Ok(Record {
+            confirmed,
+            file: Mutex::new(file),
+        })
+    }
+
+    /// How many systems the record says CBC proved infeasible.
+    pub fn len(&self) -> usize {
+        self.confirmed.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.confirmed.is_empty()
+    }
+
+    /// One line per verdict, written whole (a failed write only loses the record's line).
+    fn append(&self, fingerprint: &str, a: &Answer) {
+        let line = Line {
+            fingerprint: fingerprint.into(),
+            verdict: format!("{:?}", a.verdict).to_lowercase(),
+            seconds: a.seconds,
+            note: a.note.clone(),
+        };
+        if let Ok(mut text) = serde_json::to_string(&line) {
+            text.push('\n');
+            let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = f.write_all(text.as_bytes()).and_then(|_| f.flush());
+        }
+    }
+}
+
+/// A 128-bit FNV-1a hash of the system's columns and rows: names a system across runs.
+fn fingerprint(sys: &LinearSystem) -> String {
+    let mut h: u128 = 0x6c62272e07bb014262b821756295c58d;
+    let mut eat = |v: i64| {
+        for b in v.to_le_bytes() {
+            h ^= b as u128;
+            h = h.wrapping_mul(0x0000000001000000000000000000013B);
+        }
+    };
+    let bound = |v: Option<i64>| v.unwrap_or(i64::MIN);
+    for &(l, u) in &sys.cols {
+        eat(l);
+        eat(bound(u));
+    }
+    for r in &sys.rows {
+        eat(r.coefs.len() as i64);
+        for &(c, a) in &r.coefs {
+            eat(c as i64);
+            eat(a);
+        }
+        eat(bound(r.lo));
+        eat(bound(r.hi));
+    }
+    format!("{h:032x}")
+}
