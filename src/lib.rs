@@ -8,7 +8,7 @@
 //! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
 //! by round or case by case) → [`export`] / [`regiment`] / [`render`] / [`viewer`] (files,
 //! regiments, pictures, the HTML play viewer) → [`cli`] (the commands). [`bounds`]
-//! tabulates the pagoda bounds. [`cli_certify`] adds exact certificates to a proof file
+//! tabulates the pagoda bounds; [`lp_pagoda`] finds pagoda functions by linear programming. [`cli_certify`] adds exact certificates to a proof file
 //! ([`certify`]). [`count`] counts every minimum army ([`cli_count`]);
 //! [`moves`] searches all plays of a given army for the fewest moves ([`cli_moves`]).
 //! [`cli_jobs`] writes a case split as independent jobs (GNU parallel, a Slurm array) and
@@ -24,12 +24,14 @@ pub mod cli_certify;
 pub mod cli_count;
 pub mod cli_jobs;
 pub mod cli_moves;
+pub mod cli_pagoda;
 pub mod count;
 pub mod error;
 pub mod evidence;
 pub mod export;
 pub mod geometry;
 pub mod golden;
+pub mod lp_pagoda;
 pub mod minimum;
 pub mod model;
 pub mod moves;

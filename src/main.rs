@@ -48,6 +48,8 @@ enum Command {
     Manpage,
     /// The fewest moves for a given army to reach the target, proven by exhaustive search.
     Moves(solarmy::cli_moves::MovesArgs),
+    /// Pagoda functions by linear programming: impossibility, or a lower bound on the army size.
+    Pagoda(solarmy::cli_pagoda::PagodaArgs),
     /// Settle every single-vacancy to single-survivor problem of a board, up to symmetry.
     Catalog(cli::CatalogArgs),
 }
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Certify(a) => solarmy::cli_certify::run(&a),
         Command::Count(a) => solarmy::cli_count::run(&a),
         Command::Moves(a) => solarmy::cli_moves::moves(&a),
+        Command::Pagoda(a) => solarmy::cli_pagoda::run(&a),
         Command::Catalog(a) => solarmy::cli_board::catalog(&a),
         Command::Completions { shell } => cli::completions(Args::command(), shell),
         Command::Manpage => cli::manpage(Args::command()),

@@ -171,6 +171,9 @@ pub struct Outcome {
     #[serde(skip)]
     pub proof_rounds: Vec<RoundProof>,
     pub proof_complete: bool,
+    /// The LP's pagoda functions, when they decided an impossible level.
+    #[serde(skip)]
+    pub lp_claim: Option<Claim>,
     /// Case logs of rounds that were split into cases.
     pub case_logs: Vec<String>,
     /// Time spent ordering jumps into plays.
@@ -180,9 +183,13 @@ pub struct Outcome {
 
 impl Outcome {
     /// Why no army reaches the level: all start cells weigh at most 1 under the standard
-    /// function, or else under the improved function of every last jump; None when neither
-    /// holds (a sharper function decided it, which the proof format does not carry).
+    /// function, or else under the improved function of every last jump, or else under the
+    /// LP's functions; None when none holds (a sharper function decided it, which the proof
+    /// format does not carry).
     fn impossible_claim(&self) -> Option<Claim> {
+        if let Some(c) = &self.lp_claim {
+            return Some(c.clone());
+        }
         let lattice = self.army.lattice();
         let p = Pagoda::standard(&lattice);
         let at = self.level.min(crate::pagoda::window_level(lattice.start));
@@ -386,6 +393,7 @@ pub fn empty_outcome(req: &Request) -> Outcome {
         unresolved: Vec::new(),
         proof_rounds: Vec::new(),
         proof_complete: true,
+        lp_claim: None,
         case_logs: Vec::new(),
         order_seconds: 0.0,
         rounds: Vec::new(),
@@ -419,6 +427,45 @@ struct Search<'a> {
     case_dir: std::path::PathBuf,
 }
 
+/// A desert level the standard and improved functions leave open may still be ruled out by
+/// the LP's functions ([`crate::lp_pagoda`]), tried before any search over K. Not for the
+/// five armies (their impossible levels are decided by the pagoda bound already), nor where
+/// the tail lemma or the window's size rules the LP out.
+fn lp_impossibility(req: &Request) -> Result<Option<(String, Claim)>, Error> {
+    let lattice = req.army.lattice();
+    let margin = crate::lp_pagoda::DEFAULT_MARGIN;
+    if lattice.start == crate::geometry::StartRegion::HalfSpace
+        || crate::proof::lp::tail_lemma_applies(&lattice).is_err()
+        || crate::lp_pagoda::radius(req.level, margin).is_err()
+    {
+        return Ok(None);
+    }
+    let a = crate::lp_pagoda::analyse(&lattice, req.level, margin, None)?;
+    let Some(claim) = a.claim() else {
+        return Ok(None);
+    };
+    let worst = if a.target.rules_out() {
+        a.target.ratio()
+    } else {
+        a.last_jumps
+            .iter()
+            .map(|(_, f)| f.ratio())
+            .fold(0.0, f64::max)
+    };
+    Ok(Some((
+        format!(
+            "pagoda LP: a function on the window |x|,|y| <= {} under which the start region weighs at most {worst:.6} of the position before {}",
+            a.radius,
+            if a.target.rules_out() {
+                "the end (the target)"
+            } else {
+                "each last jump ({d, 2d})"
+            }
+        ),
+        claim,
+    )))
+}
+
 pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
     let t0 = Instant::now();
     let mut out = empty_outcome(req);
@@ -445,6 +492,12 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
             Some("pagoda: no last jump leaves a position the start rows can pay for".into());
         return Ok(out);
     };
+    if let Some((reason, claim)) = lp_impossibility(req)? {
+        out.reason = Some(reason);
+        out.lp_claim = Some(claim);
+        out.seconds = t0.elapsed().as_secs_f64();
+        return Ok(out);
+    }
     out.pagoda_bound = Some(k);
     let progress = req.progress.then(|| {
         let pb = ProgressBar::new_spinner();
@@ -966,5 +1019,36 @@ pub fn settle(
             true
         }
         Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `solve` would claim from the LP at the square desert's level 7 (where the
+    /// improved function decides first): a PagodaLp claim in a proof the checker accepts; and
+    /// nothing for the five armies or for an open level.
+    #[test]
+    fn the_lp_claim_goes_into_an_accepted_proof() {
+        let square = Army::read(std::path::Path::new("models/desert-square.toml")).unwrap();
+        let (reason, claim) = lp_impossibility(&Request::new(square, 7)).unwrap().unwrap();
+        assert!(reason.starts_with("pagoda LP"), "{reason}");
+        let mut out = empty_outcome(&Request::new(square, 7));
+        out.reason = Some(reason);
+        out.lp_claim = Some(claim);
+        let proof = out.proof().unwrap();
+        assert!(matches!(proof.claim, Claim::PagodaLp { .. }));
+        crate::proof::check::check(&proof, &Default::default()).unwrap();
+        assert!(
+            lp_impossibility(&Request::new(square, 6))
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            lp_impossibility(&Request::new(Army::conway(), 5))
+                .unwrap()
+                .is_none()
+        );
     }
 }

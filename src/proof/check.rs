@@ -4,7 +4,7 @@
 //! It imports nothing of the search (board, cases, sweep, minimum, model, order, solve):
 //! only the lattices ([`crate::geometry`]), exact Z[σ] ([`crate::golden`]), the rules of
 //! play ([`crate::verify`]) and, for impossible levels, the pagoda total of
-//! [`crate::pagoda`]. Everything else it recomputes: the improved pagoda functions and the
+//! [`crate::pagoda`]; pagoda functions stated by weights (an LP's) it tests with [`super::lp`]. Everything else it recomputes: the improved pagoda functions and the
 //! premises of the board argument ([`super::space`]), every board limit, the profiles of
 //! every split round and every reduction ([`super::profiles`]), and every integer program
 //! ([`super::ip`]), whose infeasibility it accepts from an exact certificate
@@ -178,6 +178,7 @@ impl Checker<'_> {
         match p.claim {
             Claim::Impossible { weight, counted_at } => self.impossible(weight, counted_at),
             Claim::Unreachable { ref last_jumps } => self.unreachable(last_jumps),
+            Claim::PagodaLp { ref functions } => self.pagoda_lp(functions),
             Claim::Minimum { men } => self.minimum(men),
             Claim::Count {
                 men,
@@ -236,6 +237,53 @@ impl Checker<'_> {
             })?;
         }
         Ok(())
+    }
+
+    /// One function normalised on the target, or one per last jump of the split (the
+    /// symmetries checked), each a pagoda function under which the start region weighs less
+    /// than the test position ([`super::lp`]).
+    fn pagoda_lp(&mut self, functions: &[LpFunction]) -> Result<(), CheckError> {
+        self.summary.claim = "impossible".into();
+        let lattice = self.army.lattice();
+        if let Some(f) = functions.iter().find(|f| f.normalised.is_none()) {
+            self.context = format!(
+                "{} {}, LP function on the target",
+                self.proof.army, self.proof.level
+            );
+            return self.lp_function(&lattice, f);
+        }
+        self.symmetries()?;
+        for d in lattice.last_jump_directions() {
+            self.context = format!(
+                "{} {}, LP function of d={d:?}",
+                self.proof.army, self.proof.level
+            );
+            let f = functions.iter().find(|f| f.normalised == Some(d));
+            self.expect(f.is_some(), || "no function for this last jump".into())?;
+            self.lp_function(&lattice, f.unwrap())?;
+        }
+        Ok(())
+    }
+
+    fn lp_function(
+        &mut self,
+        lattice: &crate::geometry::Lattice,
+        f: &LpFunction,
+    ) -> Result<(), CheckError> {
+        let weighed = super::lp::weigh(lattice, self.proof.level, f);
+        self.expect(weighed.is_ok(), || weighed.clone().unwrap_err())?;
+        let w = weighed.unwrap();
+        let below = w.rules_out();
+        self.expect(below.is_ok(), || below.clone().unwrap_err())?;
+        self.expect(below == Ok(true), || {
+            format!(
+                "the start region weighs up to {} ≈ {:.6}, not below the test position's {} ≈ {:.6}",
+                w.start,
+                w.start.to_f64(),
+                w.goal,
+                w.goal.to_f64()
+            )
+        })
     }
 
     fn minimum(&mut self, men: u64) -> Result<(), CheckError> {

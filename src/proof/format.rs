@@ -65,10 +65,32 @@ pub enum Claim {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         counted_at: Option<i32>,
     },
+    /// No army reaches the level: pagoda functions found by linear programming
+    /// ([`LpFunction`], checked by [`super::lp`]). Either one function normalised on the target
+    /// under which the whole start region weighs less than the target, or one per last jump d
+    /// of the split, each normalised on the position {d, 2d} before the last jump, under which
+    /// the start region weighs less than that position.
+    PagodaLp { functions: Vec<LpFunction> },
     /// A peg-solitaire board problem (the model's start kind "board"; `level` is 0, the
     /// model's text is in `model`): from every hole filled but the vacancy, to one man on
     /// the finish. Checked by [`super::peg`].
     Board(BoardClaim),
+}
+
+/// A pagoda function with exact weights: on the window max(|x|, |y|) <= `radius` the stated
+/// weights (row by row, y then x from −radius to radius), beyond it the geometric tail
+/// `tail`·σ^(|x − p_x| + |y − p_y| − radius), p = `centre`, a window cell. The scale is free (every test compares weights of the same
+/// function), so the weights are kept in Z[σ], most of them integers.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LpFunction {
+    pub radius: i32,
+    pub weights: Vec<Golden>,
+    pub tail: Golden,
+    #[serde(default)]
+    pub centre: Cell,
+    /// None: the test weight is the target's; Some(d): that of {d, 2d}, the position before a
+    /// last jump over d.
+    pub normalised: Option<Cell>,
 }
 
 /// One board problem and its verdict.

@@ -4,16 +4,18 @@
 //!
 //! The checker's parts: [`space`] (exponents, start cells, premises), [`profiles`] (board
 //! limits, reductions, the enumeration of profiles), [`ip`] (its own jump-matrix builder),
-//! [`farkas`] (exact certificates), [`resolve`] (HiGHS on its own system, where no
-//! certificate exists, and CBC's second opinion on every infeasible system with `--cbc`),
-//! and `deferred`, the queue that makes those solver calls after the walk, in parallel.
-//! Nothing here imports board, cases, sweep, minimum, model or order.
+//! [`farkas`] (exact certificates), [`lp`] (pagoda functions stated by weights), [`resolve`]
+//! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
+//! infeasible system with `--cbc`), and `deferred`, the queue that makes those solver calls
+//! after the walk, in parallel. Nothing here imports board, cases, sweep, minimum, model or
+//! order.
 
 pub mod check;
 mod deferred;
 pub mod farkas;
 pub mod format;
 pub mod ip;
+pub mod lp;
 pub mod peg;
 pub mod profiles;
 pub mod resolve;
