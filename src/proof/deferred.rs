@@ -1,9 +1,10 @@
 //! The checker's queue of solver calls: systems whose infeasibility the walk could not
 //! verify exactly (a program without a certificate, or the leaves a tree leaves to the
 //! solvers), and, with `check --cbc`, every system CBC must also call infeasible. They are
-//! solved after the walk on `jobs` threads, the longest first (by the seconds the search's
-//! solver spent on the program, a hint that only orders the work), and judged in step
-//! order, so the first failing step is named as a sequential check would name it.
+//! solved after the walk on `jobs` threads, HiGHS's the longest first and then CBC's the
+//! shortest first (by the seconds the search's solver spent on the program, a hint that
+//! only orders the work), and judged in step order, so the first failing step is named as a
+//! sequential check would name it.
 //!
 //! CBC's verdicts may be kept in a record ([`Record`], `check --cbc-record FILE`) so that a
 //! second opinion that takes hours survives being stopped: a system whose fingerprint the
@@ -126,8 +127,18 @@ fn run(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
+    // HiGHS first, the longest first (the check's wall time); then CBC, the shortest first,
+    // so that a second opinion of hours stopped midway has recorded the most it could.
     let mut order: Vec<usize> = (0..calls.len()).collect();
-    order.sort_by(|&a, &b| calls[b].priority.total_cmp(&calls[a].priority));
+    order.sort_by(|&a, &b| {
+        let (ca, cb) = (&calls[a], &calls[b]);
+        (ca.solver == Solver::Cbc)
+            .cmp(&(cb.solver == Solver::Cbc))
+            .then_with(|| match ca.solver {
+                Solver::Highs => cb.priority.total_cmp(&ca.priority),
+                Solver::Cbc => ca.priority.total_cmp(&cb.priority),
+            })
+    });
     let next = AtomicUsize::new(0);
     let answers: Vec<Mutex<Option<Answer>>> = calls.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
