@@ -911,13 +911,13 @@ fn screen(army: Army, level: i32, size: u64, max_cases: usize) -> Result<Screene
     Ok((light, None))
 }
 
-pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
-    let manifest = a
-        .merge
-        .as_deref()
-        .map(crate::cli_jobs::read_manifest)
-        .transpose()?;
-    let (problem, level, size) = match &manifest {
+/// The problem, level and size of a `cases` call: from the command line, or from the
+/// manifest of the jobs being merged.
+fn cases_problem(
+    a: &CasesArgs,
+    manifest: Option<&crate::cli_jobs::Manifest>,
+) -> Result<(ProblemArg, i32, u64), Error> {
+    Ok(match manifest {
         Some(m) => (m.problem.arg(), m.problem.level, m.problem.men),
         None => (
             ProblemArg {
@@ -927,43 +927,59 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
             parse_level(a.level.as_deref().unwrap_or_default())?,
             a.size.unwrap_or_default(),
         ),
-    };
-    let army = problem.army()?;
-    let head = json!({"army": army.name(), "level": level, "men": size});
-    let object = |extra: serde_json::Value| {
-        let mut v = head.clone();
-        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
-            o.extend(e.clone());
-        }
-        v.to_string()
-    };
+    })
+}
+
+/// The last jumps ruled out by weight alone, as JSON entries and as lines of text.
+fn light_report(
+    army: Army,
+    level: i32,
+    size: u64,
+    light: &[(crate::geometry::Cell, Golden)],
+) -> (Vec<serde_json::Value>, String) {
+    let entries = light
+        .iter()
+        .map(|(d, w)| json!({"last_jump": d, "heaviest_weight": w.to_string(), "heaviest_weight_value": w.to_f64()}))
+        .collect();
+    let lines = light
+        .iter()
+        .map(|(d, w)| {
+            format!(
+                "{army} army, level {level}, {size} men, last jump over {d:?}: ruled out by weight: the heaviest {size} men weigh {w} ≈ {:.6} < 1\n",
+                w.to_f64()
+            )
+        })
+        .collect();
+    (entries, lines)
+}
+
+/// What the cheap tests say of a `cases` call before any case is listed.
+enum CasesScreen {
+    /// Answered already (impossible level, or every last jump ruled out by weight).
+    Answered(u8),
+    /// Cases to list: the last jumps ruled out by weight, as JSON and as text.
+    Cases(Vec<serde_json::Value>, String),
+}
+
+/// The impossibility test and the weight screen of every last jump, reported when they
+/// answer the call; a screen stopped by its case cap is exit 3.
+fn screen_cases(
+    a: &CasesArgs,
+    (army, level, size): (Army, i32, u64),
+    cbc: bool,
+    object: &dyn Fn(serde_json::Value) -> String,
+) -> Result<CasesScreen, Error> {
     if let Some(reason) = crate::pagoda::impossibility_reason(army, level) {
         if a.json {
             emitln(&object(json!({"status": "impossible", "reason": reason})))?;
         } else {
             emitln(&format!("impossible: {reason}"))?;
         }
-        return Ok(0);
+        return Ok(CasesScreen::Answered(0));
     }
-    let cbc = manifest.as_ref().map_or(a.cbc, |m| m.cbc);
     check_cbc(cbc)?;
-    let lattice = army.lattice();
     let (light, stopped) = screen(army, level, size, a.max_cases)?;
-    let light_json: Vec<_> = light
-        .iter()
-        .map(|(d, w)| json!({"last_jump": d, "heaviest_weight": w.to_string(), "heaviest_weight_value": w.to_f64()}))
-        .collect();
-    let light_lines: String = light
-        .iter()
-        .map(|(d, w)| {
-            format!(
-                "{army} army, level {level}, {} men, last jump over {d:?}: ruled out by weight: the heaviest {} men weigh {w} ≈ {:.6} < 1\n",
-                size,
-                size,
-                w.to_f64()
-            )
-        })
-        .collect();
+    let (light_json, light_lines) = light_report(army, level, size, &light);
     if let Some(why) = stopped {
         if a.json {
             emitln(&object(json!({"status": "stopped", "reason": why})))?;
@@ -973,7 +989,7 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
             message: why,
         });
     }
-    if light.len() == lattice.last_jump_directions().len() {
+    if light.len() == army.lattice().last_jump_directions().len() {
         if a.json {
             emitln(&object(
                 json!({"status": "ruled_out_by_weight", "ruled_out_by_weight": light_json}),
@@ -981,8 +997,32 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         } else {
             emit(&light_lines)?;
         }
-        return Ok(0);
+        return Ok(CasesScreen::Answered(0));
     }
+    Ok(CasesScreen::Cases(light_json, light_lines))
+}
+
+pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
+    let manifest = a
+        .merge
+        .as_deref()
+        .map(crate::cli_jobs::read_manifest)
+        .transpose()?;
+    let (problem, level, size) = cases_problem(a, manifest.as_ref())?;
+    let army = problem.army()?;
+    let head = json!({"army": army.name(), "level": level, "men": size});
+    let object = |extra: serde_json::Value| {
+        let mut v = head.clone();
+        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+            o.extend(e.clone());
+        }
+        v.to_string()
+    };
+    let cbc = manifest.as_ref().map_or(a.cbc, |m| m.cbc);
+    let (light_json, light_lines) = match screen_cases(a, (army, level, size), cbc, &object)? {
+        CasesScreen::Answered(code) => return Ok(code),
+        CasesScreen::Cases(json, lines) => (json, lines),
+    };
     let solve_dir = a.solve.as_ref().or(a.merge.as_ref());
     if let Some(dir) = solve_dir.or(a.emit_jobs.as_ref()) {
         check_writable(dir)?;
@@ -1003,7 +1043,7 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         _ => Vec::new(),
     };
     let complete = sweep.families.iter().all(|f| f.complete);
-    let mut fields = json!({
+    let fields = json!({
         "status": "cases",
         "ruled_out_by_weight": light_json,
         "enumeration_complete": complete,
@@ -1016,8 +1056,7 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     }
     if !complete {
         eprintln!(
-            "solarmy: the enumeration was cut at its exponent cap: the cases are not proven to cover every army of {} men",
-            size
+            "solarmy: the enumeration was cut at its exponent cap: the cases are not proven to cover every army of {size} men"
         );
     }
     let Some(dir) = solve_dir else {
@@ -1026,12 +1065,29 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         }
         return Ok(0);
     };
+    let merged = manifest.as_ref().zip(a.merge.as_deref());
+    let after = || {
+        if let Some((m, dir)) = merged {
+            crate::cli_jobs::report_missing(dir, m, &missing);
+        }
+    };
+    solve_cases(a, &mut sweep, dir, fields, (&object, &after))
+}
+
+/// Solves the sweep's cases into `dir` (or completes a merge; `after` then names the jobs
+/// without a result) and reports: JSON with the counts and the army's files, or the
+/// summary; the army's CSV files when one is found.
+fn solve_cases(
+    a: &CasesArgs,
+    sweep: &mut crate::sweep::Sweep,
+    dir: &Path,
+    mut fields: serde_json::Value,
+    (object, after): (&dyn Fn(serde_json::Value) -> String, &dyn Fn()),
+) -> Result<u8, Error> {
     sweep.verbose = a.display.verbose;
     let report = sweep.solve(dir, a.time_limit, a.display.progress())?;
-    if let (Some(m), Some(dir)) = (&manifest, &a.merge) {
-        crate::cli_jobs::report_missing(dir, m, &missing);
-    }
-    let stem = format!("{army}-{level}-{}men", size);
+    after();
+    let stem = format!("{}-{}-{}men", sweep.army, sweep.level, sweep.men);
     let files = report.found.as_ref().map(|_| output_paths(dir, &stem));
     if let Some(o) = fields.as_object_mut() {
         if let Ok(serde_json::Value::Object(r)) = serde_json::to_value(&report) {
