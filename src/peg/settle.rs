@@ -179,9 +179,9 @@ pub fn settle(
     Ok(out)
 }
 
-/// Step 3, in rounds of growing effort (the beam searches, [`beamed`], after the first
-/// round's vectors) (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes): jump vectors from the program (each not
-/// ordered is cut off), then the forward search from the start, then from the dual problem
+/// Step 3, in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
+/// jump vectors from the program (each not ordered is cut off), in the first round then the
+/// beam searches ([`beamed`]), then the forward search from the start, then from the dual problem
 /// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
 /// of a position played backwards is a play with the same jumps). Infeasible without cuts:
 /// the certificate search. The forward search running out of positions: an exhaustive proof.
