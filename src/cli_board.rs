@@ -51,7 +51,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     }
     let o = settle::settle(&board, v, f, &Limits::default()).map_err(Error::failure)?;
     let files = match &a.out {
-        Some(dir) => write_problem(&board, &o, dir)?,
+        Some(dir) => write_problem(&board, &o, dir, true)?,
         None => None,
     };
     if a.json {
@@ -103,9 +103,15 @@ fn problem_json(o: &Outcome, play_csv: Option<&Path>) -> serde_json::Value {
     })
 }
 
-/// Writes a solvable problem's start and play (CSV) and play picture (SVG) into `dir`;
-/// returns the play CSV's path.
-fn write_problem(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<Option<PathBuf>, Error> {
+/// Writes a solvable problem's start and play (CSV), play picture (SVG) and, with `page`,
+/// its viewer page (HTML, [`crate::viewer::board_html`]) into `dir`; returns the play CSV's
+/// path.
+fn write_problem(
+    board: &PegBoard,
+    o: &Outcome,
+    dir: &Path,
+    page: bool,
+) -> Result<Option<PathBuf>, Error> {
     let Verdict::Solvable { play } = &o.verdict else {
         return Ok(None);
     };
@@ -124,6 +130,10 @@ fn write_problem(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<Option<Pat
     export::write_atomic(&play_path, export::play_csv(play).as_bytes())?;
     let svg = catalog::play_svg(board, o.vacancy, play);
     export::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())?;
+    if page {
+        let html = crate::viewer::board_html(board, o.vacancy, play, &stem);
+        export::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
+    }
     Ok(Some(play_path))
 }
 
@@ -189,9 +199,10 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     Ok(if undecided { 3 } else { 0 })
 }
 
-/// One problem's files in DIR/<board>/: its proof, and for a solvable one its play.
+/// One problem's files in DIR/<board>/: its proof, and for a solvable one its play; a
+/// viewer page only for the complement problems (vacancy = finish; some 40 kB a page).
 fn write_files(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<(), Error> {
-    write_problem(board, o, dir)?;
+    write_problem(board, o, dir, o.vacancy == o.finish)?;
     if let Some(p) = settle::proof(board, o) {
         let path = dir.join(format!(
             "{}-{}.proof.json",

@@ -1,6 +1,7 @@
 //! The play viewer: one self-contained HTML page that steps through a play, jump by jump.
 //!
-//! `solve --out DIR` writes it as `DIR/<army>-<level>.html` beside the CSV and SVG files. The
+//! `solve --out DIR` writes it as `DIR/<army>-<level>.html` beside the CSV and SVG files (for a
+//! board problem `DIR/<board>-v<x>_<y>-f<x>_<y>.html`, [`board_data`]). The
 //! page needs no network: its style, its script and its data are inline, and the board is an
 //! SVG drawn by the script from the data, on every lattice (square cells, hexagons, Pablito's
 //! triangle of circles), at the plane coordinates of [`Embedding::point`].
@@ -140,6 +141,93 @@ pub fn data(army: Army, level: i32, men: &[Cell], play: &[Step], caption: &str) 
     })
 }
 
+/// The page's data for a play on a finite board ([`crate::peg`]): the same fields as
+/// [`data`], with the board's holes as the cells (no exponents, one shade), every man in no
+/// regiment, no weights, and a `board` entry naming the vacancy and the finish, which tells
+/// the script to ring the finish instead of (0, 0) and to leave out the pagoda's legend.
+pub fn board_data(board: &crate::peg::PegBoard, vacancy: Cell, play: &[Step], stem: &str) -> Value {
+    let e = match board.embedding.as_str() {
+        "hexagonal" => Embedding::Hexagonal,
+        "triangle" => Embedding::Triangle,
+        _ => Embedding::Square,
+    };
+    let cells: Vec<Value> = board
+        .cells
+        .iter()
+        .map(|&c| {
+            let (px, py) = e.point(c);
+            json!([c.0, c.1, round4(px), round4(py), null, "#f3efe6"])
+        })
+        .collect();
+    let men: Vec<Value> = board
+        .cells
+        .iter()
+        .filter(|&&c| c != vacancy)
+        .map(|&c| json!([c.0, c.1, "spare"]))
+        .collect();
+    let mut mv = 0;
+    let jumps: Vec<Value> = play
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == 0 || play[i - 1].to != s.from {
+                mv += 1;
+            }
+            json!([s.from.0, s.from.1, s.over.0, s.over.1, s.to.0, s.to.1, mv])
+        })
+        .collect();
+    let steps: Vec<Value> = (0..=play.len())
+        .map(|k| json!({"men": men.len() - k}))
+        .collect();
+    let finish = play.last().map_or(vacancy, |s| s.to);
+    json!({
+        "army": board.name,
+        "caption": format!(
+            "{}: from every hole but ({}, {}) to one man on ({}, {}), {} jumps, {} moves",
+            board.name, vacancy.0, vacancy.1, finish.0, finish.1, play.len(), count_moves(play)
+        ),
+        "embedding": match e {
+            Embedding::Square => "square",
+            Embedding::Hexagonal => "hexagonal",
+            Embedding::Triangle => "triangle",
+        },
+        "board": {"vacancy": [vacancy.0, vacancy.1], "finish": [finish.0, finish.1]},
+        "cells": cells,
+        "men": men,
+        "jumps": jumps,
+        "moves": count_moves(play),
+        "steps": steps,
+        "colours": {"spare": regiment_colour(Regiment::Spare)},
+        "files": {
+            "army_csv": format!("{stem}-start.csv"),
+            "play_csv": format!("{stem}-play.csv"),
+            "play_svg": format!("{stem}-play.svg"),
+        },
+    })
+}
+
+/// The whole page for a play on a finite board: [`board_data`] in the viewer.
+pub fn board_html(
+    board: &crate::peg::PegBoard,
+    vacancy: Cell,
+    play: &[Step],
+    stem: &str,
+) -> String {
+    page(board_data(board, vacancy, play, stem))
+}
+
+fn page(data: Value) -> String {
+    let caption = data["caption"].as_str().unwrap_or_default().to_string();
+    // '<' only occurs inside JSON strings, where \u003c means the same; so nothing in the
+    // data can close the script element.
+    let json = data.to_string().replace('<', "\\u003c");
+    TEMPLATE
+        .replace("{{TITLE}}", &escape_html(&caption))
+        .replace("{{STYLE}}", STYLE)
+        .replace("{{SCRIPT}}", SCRIPT)
+        .replace("{{DATA}}", &json)
+}
+
 fn escape_html(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -149,16 +237,7 @@ fn escape_html(s: &str) -> String {
 
 /// The whole page for a play: [`data`] embedded in the viewer's HTML, style and script.
 pub fn html(army: Army, level: i32, men: &[Cell], play: &[Step], caption: &str) -> String {
-    // '<' only occurs inside JSON strings, where \u003c means the same; so nothing in the
-    // data can close the script element.
-    let json = data(army, level, men, play, caption)
-        .to_string()
-        .replace('<', "\\u003c");
-    TEMPLATE
-        .replace("{{TITLE}}", &escape_html(caption))
-        .replace("{{STYLE}}", STYLE)
-        .replace("{{SCRIPT}}", SCRIPT)
-        .replace("{{DATA}}", &json)
+    page(data(army, level, men, play, caption))
 }
 
 const TEMPLATE: &str = r#"<!DOCTYPE html>
@@ -232,6 +311,7 @@ const SCRIPT: &str = r#"
   const svg = document.getElementById('board');
   const NS = svg.namespaceURI;
   const N = D.jumps.length;
+  const B = D.board || null;
   const M = D.moves;
   const PATH = '#7c3aed', HALO = '#facc15';
   const key = (x, y) => x + ',' + y;
@@ -300,10 +380,10 @@ const SCRIPT: &str = r#"
     } else {
       s = el('circle', Object.assign({cx: px, cy: py, r: 0.475}, common), cellsG);
     }
-    title(s, '(' + x + ', ' + y + ')  exponent ' + (e === null ? '∞' : e));
+    title(s, '(' + x + ', ' + y + ')' + (B ? '' : '  exponent ' + (e === null ? '∞' : e)));
     el('text', {x: px, y: py + 0.12}, exps).textContent = e === null ? '∞' : e;
   }
-  el('line', {x1: minX - 0.5, x2: maxX + 0.5, y1: D.edge_y, y2: D.edge_y, stroke: '#a33',
+  if (!B) el('line', {x1: minX - 0.5, x2: maxX + 0.5, y1: D.edge_y, y2: D.edge_y, stroke: '#a33',
     'stroke-width': 0.07, 'stroke-dasharray': '0.25 0.18'}, svg);
   // Coordinates: each row's y left of its leftmost cell, x below the bottom row.
   const labels = el('g', {'font-size': 0.36, fill: '#444', 'font-family': 'sans-serif'}, svg);
@@ -331,8 +411,10 @@ const SCRIPT: &str = r#"
   }
   const ring = (x, y, colour, r, dash, parent) => el('circle', {cx: P(x, y)[0], cy: P(x, y)[1], r: r,
     fill: 'none', stroke: colour, 'stroke-width': 0.07, 'stroke-dasharray': dash || 'none'}, parent);
-  ring(0, 0, '#d00', 0.45, null, svg).setAttribute('stroke-width', 0.1);
-  if (N > 0) {
+  const goal = B ? B.finish : [0, 0];
+  ring(goal[0], goal[1], '#d00', 0.45, null, svg).setAttribute('stroke-width', 0.1);
+  if (B) title(ring(B.vacancy[0], B.vacancy[1], '#d00', 0.4, '0.1 0.07', svg), 'the vacancy');
+  if (N > 0 && !B) {
     const last = D.jumps[N - 1];
     title(ring(last[0], last[1], D.colours.target, 0.47, '0.12 0.08', svg), '2d: the last jump starts here');
     title(ring(last[2], last[3], D.colours.over, 0.47, '0.12 0.08', svg), 'd: the last jump passes over this cell');
@@ -391,7 +473,7 @@ const SCRIPT: &str = r#"
   function status(k) {
     const st = D.steps[k];
     if (k === 0) {
-      $('s-move').textContent = 'The army: ' + D.men.length + ' men, ' + M + ' moves ahead.';
+      $('s-move').textContent = (B ? 'The start: ' : 'The army: ') + D.men.length + ' men, ' + M + ' moves ahead.';
       $('s-jump').textContent = 'Jump 0 of ' + N + '.';
     } else {
       const j = D.jumps[k - 1], m = j[6], s = firstJump[m], e = ends[m];
@@ -401,10 +483,12 @@ const SCRIPT: &str = r#"
         (e - s > 1 ? ', jump ' + (k - s) + ' of this move\'s ' + (e - s) : '') + '.';
     }
     $('s-men').textContent = 'Men left: ' + st.men + '.';
-    $('s-weight').textContent = 'Weight ' + st.weight + ' ≈ ' + fmt(st.weight_value) + ';';
-    $('s-slack').textContent = 'slack = weight − 1 = ' + st.slack +
-      (st.slack_sigma && st.slack_sigma !== st.slack ? ' = ' + st.slack_sigma : '') +
-      ' ≈ ' + fmt(st.slack_value) + '.';
+    if (!B) {
+      $('s-weight').textContent = 'Weight ' + st.weight + ' ≈ ' + fmt(st.weight_value) + ';';
+      $('s-slack').textContent = 'slack = weight − 1 = ' + st.slack +
+        (st.slack_sigma && st.slack_sigma !== st.slack ? ' = ' + st.slack_sigma : '') +
+        ' ≈ ' + fmt(st.slack_value) + '.';
+    }
     const m = k === 0 ? 0 : D.jumps[k - 1][6];
     $('where').textContent = 'jump ' + k + ' / ' + N + ' · move ' + m + ' / ' + M;
   }
@@ -459,6 +543,7 @@ const SCRIPT: &str = r#"
   const nav = $('files');
   for (const [label, f] of [['army CSV', D.files.army_csv], ['play CSV', D.files.play_csv],
                             ['army SVG', D.files.army_svg], ['play SVG', D.files.play_svg]]) {
+    if (!f) continue;
     const a = document.createElement('a');
     a.href = f; a.textContent = label + ' (' + f + ')';
     nav.appendChild(a);
@@ -470,12 +555,21 @@ const SCRIPT: &str = r#"
   const lg = $('legend');
   const para = html => { const p = document.createElement('p'); p.innerHTML = html; lg.appendChild(p); return p; };
   const d = D.d;
-  para('<b>Shading.</b> A cell of exponent <i>e</i> weighs σ<sup><i>e</i></sup>, σ = (√5 − 1)/2 ≈ 0.618; ' +
+  if (B) {
+    $('showexp').parentNode.style.display = 'none';
+    para('<b>Board.</b> ' + D.cells.length + ' holes. The dashed red ring is the vacancy (' + B.vacancy.join(', ') +
+      '), the red ring the finish (' + B.finish.join(', ') + '): every jump removes one man, and the last man ' +
+      'ends on the finish.');
+    para('<b>Moves.</b> The moving man is ringed in yellow; the start of his move is marked and ' +
+      'his path drawn with arrowheads; the men he removes fade out. A move is a run of jumps by one man.');
+    para('<b>Keys.</b> ← → a jump, ↑ ↓ a move, space play/pause, Home/End the first/last position.');
+  }
+  if (!B) para('<b>Shading.</b> A cell of exponent <i>e</i> weighs σ<sup><i>e</i></sup>, σ = (√5 − 1)/2 ≈ 0.618; ' +
     '<i>e</i> = ' + D.offset + ' + the distance from d = (' + d[0] + ', ' + d[1] + '), the cell the last jump passes ' +
     'over (the improved pagoda function of the last jump). Darker is heavier. Tick “exponents” to see them.<br>' +
     es.map(e => '<span class="sw" style="background:' + shades.get(e) + '"></span>' + e).join(' '));
   const last = N > 0 ? D.jumps[N - 1] : null;
-  if (last) {
+  if (last && !B) {
     para('<b>Regiments.</b> ' +
       '<span class="dot" style="background:' + D.colours.target + '"></span>the target man\'s regiment, ' +
       count('target') + ' men: the man who makes the last jump from 2d = (' + last[0] + ', ' + last[1] +
@@ -488,14 +582,14 @@ const SCRIPT: &str = r#"
       'A man removed by a jump serves in the regiment of the man who jumped him; d and 2d are ringed ' +
       'in the regiments\' colours.');
   }
-  para('<b>Moves.</b> The moving man is ringed in yellow; the start of his move is marked and ' +
+  if (!B) para('<b>Moves.</b> The moving man is ringed in yellow; the start of his move is marked and ' +
     'his path drawn with arrowheads; the men he removes fade out. A move is a run of jumps by one man.');
-  para('<b>Weight and slack.</b> The weight of a position is the sum of its men\'s weights, exact in ' +
+  if (!B) para('<b>Weight and slack.</b> The weight of a position is the sum of its men\'s weights, exact in ' +
     'a + bσ form. No jump gains weight. The position {d, 2d} before the last jump weighs σ + σ² = 1, so ' +
     'the slack, weight − 1, is what the play may still lose: it stays ≥ 0 up to that position (0 there ' +
     'when no other man is left). The last jump loses σ: the lone man on the target has exponent 2, ' +
     'weight σ² ≈ 0.382, slack σ² − 1 ≈ −0.618.');
-  para('<b>Keys.</b> ← → a jump, ↑ ↓ a move, space play/pause, Home/End the first/last position. ' +
+  if (!B) para('<b>Keys.</b> ← → a jump, ↑ ↓ a move, space play/pause, Home/End the first/last position. ' +
     'The red ring is the target (0, 0); the dashed red line, the edge between rows ' + (D.level - 1) +
     ' and ' + D.level + '.');
 
@@ -590,5 +684,24 @@ mod tests {
         let v: Value = serde_json::from_str(json).unwrap();
         assert_eq!(v["caption"], json!("conway <2> & co"));
         assert_eq!(v["files"]["play_csv"], json!("conway-2-play.csv"));
+    }
+
+    #[test]
+    fn a_board_play_gets_a_page_with_its_holes_and_no_weights() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/triangle5.toml");
+        let board = crate::peg::PegBoard::read(&path).unwrap();
+        let v = board.cells[0];
+        let o = crate::peg::settle::settle(&board, v, v, &Default::default()).unwrap();
+        let crate::peg::settle::Verdict::Solvable { play } = o.verdict else {
+            panic!("the triangle's corner complement is solvable");
+        };
+        let d = board_data(&board, v, &play, "t");
+        assert_eq!(d["cells"].as_array().unwrap().len(), 15);
+        assert_eq!(d["men"].as_array().unwrap().len(), 14);
+        assert_eq!(d["jumps"].as_array().unwrap().len(), 13);
+        assert_eq!(d["board"]["finish"], json!([v.0, v.1]));
+        assert_eq!(d["steps"][13]["men"], json!(1));
+        let page = board_html(&board, v, &play, "t");
+        assert!(page.contains("t-play.csv") && !page.contains("https:"));
     }
 }

@@ -9,27 +9,50 @@ use std::fmt::Write as _;
 
 /// Settles every problem of the board up to symmetry, in the order of
 /// [`PegBoard::problems`]; `each` sees every outcome as it is settled.
-/// Past `deadline`, only the cheap steps run (position class, resource count): what they
-/// leave open is reported undecided, never guessed.
+/// Two passes, so that a few hard problems early in the order cannot use up the time of the
+/// easy plays after them: first every problem with the quick steps (position class,
+/// resource count, the first jump vectors, the beam searches), then each one left undecided
+/// with the full limits (its seconds are the sum of both passes). Past `deadline`, only the
+/// cheap steps run (position class, resource count): what they leave open is reported
+/// undecided, never guessed.
 pub fn run(
     board: &PegBoard,
     limits: &Limits,
     deadline: Option<std::time::Instant>,
     mut each: impl FnMut(&Outcome),
 ) -> Result<Vec<Outcome>, String> {
-    let mut out = Vec::new();
+    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let cheap = Limits {
         rounds: 0,
         ..limits.clone()
     };
+    let quick = Limits {
+        rounds: 1,
+        search_budget: 0,
+        ..limits.clone()
+    };
+    let mut out = Vec::new();
     for (v, f) in board.problems() {
-        let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
-        let mut o = settle::settle(board, v, f, if late { &cheap } else { limits })?;
-        if late && let Verdict::Undecided { why } = &mut o.verdict {
-            *why = "the catalogue's time limit had passed: only the position class and the resource count were tried".into();
+        out.push(settle::settle(
+            board,
+            v,
+            f,
+            if late() { &cheap } else { &quick },
+        )?);
+    }
+    for o in out.iter_mut() {
+        if o.verdict.solvable().is_none() {
+            let full = if late() { &cheap } else { limits };
+            let first = o.seconds;
+            *o = settle::settle(board, o.vacancy, o.finish, full)?;
+            o.seconds += first;
+            if std::ptr::eq(full, &cheap)
+                && let Verdict::Undecided { why } = &mut o.verdict
+            {
+                *why = "the catalogue's time limit had passed: only the position class, the resource count, the first jump vectors and the beam searches were tried".into();
+            }
         }
-        each(&o);
-        out.push(o);
+        each(o);
     }
     Ok(out)
 }

@@ -7,6 +7,7 @@
 //! Coordinates are the model file's (every hole a lattice point); the play, the CSV files and
 //! the proof use them unchanged.
 
+pub mod beam;
 pub mod catalog;
 pub mod classes;
 pub mod play;

@@ -15,7 +15,8 @@
 //!    vector only, and the program is solved again. When the plain program is infeasible, a
 //!    branch-and-bound certificate ([`crate::certify::tree`]) proves it. A program made
 //!    infeasible by cuts proves nothing: the problem is then reported undecided, never
-//!    unsolvable.
+//!    unsolvable. After the first few vectors, beam searches meeting a table of endgames
+//!    ([`super::beam`]) look for a play, then depth-first forward searches ([`super::play`]).
 
 use super::classes::{self, Mask};
 use super::play::Found;
@@ -83,6 +84,10 @@ pub struct Limits {
     pub tree_seconds: f64,
     /// Reachable positions an exhaustive proof may count (the checker's limit too).
     pub exhaustive_positions: usize,
+    /// Widths of the beam searches tried first, each from both ends, and the positions of
+    /// the endgame table they meet.
+    pub beam_widths: Vec<usize>,
+    pub endgame_positions: usize,
 }
 
 impl Default for Limits {
@@ -95,6 +100,8 @@ impl Default for Limits {
             exhaustive_positions: crate::proof::peg::MAX_POSITIONS,
             tree_nodes: 20_000,
             tree_seconds: 60.0,
+            beam_widths: vec![5_000, 50_000],
+            endgame_positions: 300_000,
         }
     }
 }
@@ -172,8 +179,9 @@ pub fn settle(
     Ok(out)
 }
 
-/// Step 3, in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes): jump vectors from the program (each not
-/// ordered is cut off), then the forward search from the start, then from the dual problem
+/// Step 3, in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
+/// jump vectors from the program (each not ordered is cut off), in the first round then the
+/// beam searches ([`beamed`]), then the forward search from the start, then from the dual problem
 /// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
 /// of a position played backwards is a play with the same jumps). Infeasible without cuts:
 /// the certificate search. The forward search running out of positions: an exhaustive proof.
@@ -202,6 +210,11 @@ fn search(
                 Step3::Cut => out.cuts += 1,
             }
         }
+        if round == 0
+            && let Some(verdict) = beamed(board, v, f, limits)
+        {
+            return verdict;
+        }
         let edge = round >= 1;
         for (a, b, dual) in [(v, f, false), (f, v, true)] {
             match super::play::find(board, a, b, budget, edge) {
@@ -224,6 +237,26 @@ fn search(
             budget / 3
         ),
     }
+}
+
+/// The beam searches ([`super::beam`]), narrow then wide, each of this problem and of its
+/// dual (finish ↔ vacancy, the play reversed): a replayed play, or None.
+fn beamed(board: &PegBoard, v: usize, f: usize, limits: &Limits) -> Option<Verdict> {
+    let ends = [
+        super::beam::endgame(board, f, limits.endgame_positions),
+        super::beam::endgame(board, v, limits.endgame_positions),
+    ];
+    for &width in &limits.beam_widths {
+        for (a, b, dual) in [(v, f, false), (f, v, true)] {
+            if let Some(mut seq) = super::beam::beam(board, a, b, width, &ends[dual as usize]) {
+                if dual {
+                    seq.reverse();
+                }
+                return Some(replayed(board, v, f, &seq));
+            }
+        }
+    }
+    None
 }
 
 /// The jump program's vectors, each tried by the backtracker.
