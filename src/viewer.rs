@@ -87,17 +87,7 @@ pub fn data(army: Army, level: i32, men: &[Cell], play: &[Step], caption: &str) 
         .zip(&regs)
         .map(|(&c, &r)| json!([c.0, c.1, name(r)]))
         .collect();
-    let mut mv = 0;
-    let jumps: Vec<Value> = play
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            if i == 0 || play[i - 1].to != s.from {
-                mv += 1;
-            }
-            json!([s.from.0, s.from.1, s.over.0, s.over.1, s.to.0, s.to.1, mv])
-        })
-        .collect();
+    let jumps = jump_rows(play);
     // Every step's weight, exactly: a jump takes the weights of its from and over cells off
     // and puts its to cell's on.
     let mut w: Golden = men.iter().map(|&c| pagoda.weight(c)).sum();
@@ -165,17 +155,7 @@ pub fn board_data(board: &crate::peg::PegBoard, vacancy: Cell, play: &[Step], st
         .filter(|&&c| c != vacancy)
         .map(|&c| json!([c.0, c.1, "spare"]))
         .collect();
-    let mut mv = 0;
-    let jumps: Vec<Value> = play
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            if i == 0 || play[i - 1].to != s.from {
-                mv += 1;
-            }
-            json!([s.from.0, s.from.1, s.over.0, s.over.1, s.to.0, s.to.1, mv])
-        })
-        .collect();
+    let jumps = jump_rows(play);
     let steps: Vec<Value> = (0..=play.len())
         .map(|k| json!({"men": men.len() - k}))
         .collect();
@@ -606,6 +586,21 @@ const SCRIPT: &str = r#"
   go(h ? h[1] : 0);
 })();
 "#;
+
+/// The play's jumps as the page's rows: from, over, to and the move each belongs to (a move
+/// is a run of jumps by one man).
+fn jump_rows(play: &[Step]) -> Vec<Value> {
+    let mut mv = 0;
+    play.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == 0 || play[i - 1].to != s.from {
+                mv += 1;
+            }
+            json!([s.from.0, s.from.1, s.over.0, s.over.1, s.to.0, s.to.1, mv])
+        })
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {
