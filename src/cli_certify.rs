@@ -94,16 +94,20 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
             ip.certificate = Some(tree);
             msg
         }
-        None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => match certify::split(&sys) {
-            Some((tree, left)) => {
-                ip.certificate = Some(tree);
-                format!(
-                    "no tree ({nodes} nodes visited); split on a one-man class, {left} children left to the solvers, {:.1} s",
-                    t.elapsed().as_secs_f64()
-                )
+        None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => {
+            match certify::split(&sys) {
+                Some((tree, left)) => {
+                    ip.certificate = Some(tree);
+                    format!(
+                        "no tree ({nodes} nodes visited); split on a one-man class, {left} children left to the solvers, {:.1} s",
+                        t.elapsed().as_secs_f64()
+                    )
+                }
+                None => format!(
+                    "no certificate, no one-man class to split on: {nodes} nodes visited, {s:.1} s"
+                ),
             }
-            None => format!("no certificate, no one-man class to split on: {nodes} nodes visited, {s:.1} s"),
-        },
+        }
         None => format!("no certificate: {nodes} nodes visited, {s:.1} s"),
     })
 }

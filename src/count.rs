@@ -20,11 +20,11 @@
 
 use crate::error::Error;
 use crate::evidence;
-use crate::proof::format::{Claim, Evidence, Play, Proof, RoundProof};
 use crate::geometry::{Cell, Lattice, Symmetry, apply};
 use crate::minimum::{self, Request, Status};
 use crate::model::Model;
 use crate::problem::Army;
+use crate::proof::format::{Claim, Evidence, Play, Proof, RoundProof};
 use crate::solve::{self, IpStatus, Options};
 use crate::verify::{self, Step};
 use serde::Serialize;
@@ -131,7 +131,10 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
             let sol = solve::solve(Model::build(&board, &spec), &opts)?;
             match sol.status {
                 IpStatus::Infeasible => {
-                    let cuts = spec.excluded.iter().map(|set| set.iter().map(|&m| board.cells[m]).collect());
+                    let cuts = spec
+                        .excluded
+                        .iter()
+                        .map(|set| set.iter().map(|&m| board.cells[m]).collect());
                     finals.push((d, cuts.collect(), spec.min_men, sol.seconds));
                     break;
                 }

@@ -347,7 +347,12 @@ pub fn round_program(army: Army, level: i32, d: Cell, k: u64) -> Option<(Board, 
 /// The board of round `k` for the last jump `d` as a proof states it: (largest exponent,
 /// largest jump loss, the basis of the limit when it is proven). None as for
 /// [`round_program`].
-pub fn round_board(army: Army, level: i32, d: Cell, k: u64) -> Option<(i32, Golden, Option<BoardBasis>)> {
+pub fn round_board(
+    army: Army,
+    level: i32,
+    d: Cell,
+    k: u64,
+) -> Option<(i32, Golden, Option<BoardBasis>)> {
     let dir = Direction::new(army, level, d);
     if dir.bound? > k {
         return None;

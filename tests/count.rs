@@ -158,7 +158,13 @@ fn a_count_proof_checks_and_its_damage_is_named() {
         check(&q, &Options::default()).unwrap_err().to_string()
     };
     let e = damaged(&|q| {
-        if let Claim::Count { armies, up_to_symmetry, total, .. } = &mut q.claim {
+        if let Claim::Count {
+            armies,
+            up_to_symmetry,
+            total,
+            ..
+        } = &mut q.claim
+        {
             armies.pop();
             *up_to_symmetry -= 1;
             *total -= 2;

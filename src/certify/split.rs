@@ -91,7 +91,11 @@ mod tests {
         if let Tree::Split { above, .. } = &mut t2 {
             **above = Tree::Solver;
         }
-        assert!(check_tree(&sys, &t2).unwrap_err().contains("left to the solvers"));
+        assert!(
+            check_tree(&sys, &t2)
+                .unwrap_err()
+                .contains("left to the solvers")
+        );
         let leaves = check_tree_leaving(&sys, &t2).unwrap();
         assert_eq!(leaves.len(), 1);
         assert_eq!(leaves[0].cols[0], (1, Some(1)));

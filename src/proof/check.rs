@@ -13,8 +13,8 @@
 //! program's system too, certified or not: a CBC "feasible" fails the step (the solvers
 //! disagree), and a CBC time-out is counted as no verdict, never as a confirmation.
 
-use super::deferred::{self, Call, Solver};
 pub use super::deferred::Record;
+use super::deferred::{self, Call, Solver};
 use super::farkas::{self, LinearSystem};
 use super::format::*;
 use super::ip;
@@ -585,13 +585,12 @@ impl Checker<'_> {
     /// Makes the queued solver calls; fails with the first failing one, by step.
     fn resolve_deferred(&mut self) -> Result<(), CheckError> {
         let record = self.opts.cbc_record.as_deref();
-        let cbc = deferred::solve(&self.deferred, self.opts.jobs, self.opts.time_limit, record).map_err(
-            |(step, context, message)| CheckError {
+        let cbc = deferred::solve(&self.deferred, self.opts.jobs, self.opts.time_limit, record)
+            .map_err(|(step, context, message)| CheckError {
                 step,
                 context,
                 message,
-            },
-        )?;
+            })?;
         if self.opts.cbc {
             self.summary.cbc = Some(cbc.unwrap_or_default());
         }
@@ -645,9 +644,17 @@ impl Checker<'_> {
         )?;
         self.counted = seen;
         for d in lattice.last_jump_directions() {
-            let need = self.proof.rounds.iter().map(|r| board_exponent(&r.evidence)).max();
+            let need = self
+                .proof
+                .rounds
+                .iter()
+                .map(|r| board_exponent(&r.evidence))
+                .max();
             let space = Space::new(self.army, self.proof.level, d, need.unwrap_or(0).max(40));
-            self.context = format!("{} {}, {men} men, d={d:?}", self.proof.army, self.proof.level);
+            self.context = format!(
+                "{} {}, {men} men, d={d:?}",
+                self.proof.army, self.proof.level
+            );
             self.round(&space, men)?;
         }
         Ok(())
@@ -668,7 +675,10 @@ impl Checker<'_> {
             !self.counted.contains(&c)
         });
         self.expect(bad.is_none(), || {
-            format!("the cut {:?} is not an image of a listed army", bad.unwrap())
+            format!(
+                "the cut {:?} is not an image of a listed army",
+                bad.unwrap()
+            )
         })
     }
 }

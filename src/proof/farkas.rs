@@ -290,7 +290,14 @@ fn walk(
             value,
             below,
             above,
-        } => split_row(sys, grown, (coefs, *value), (below, above), cols, (path, left)),
+        } => split_row(
+            sys,
+            grown,
+            (coefs, *value),
+            (below, above),
+            cols,
+            (path, left),
+        ),
     }
 }
 
