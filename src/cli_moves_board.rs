@@ -122,11 +122,11 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     }
     let csv = match (&a.out, &ans.play) {
         (Some(dir), Some(play)) => {
-            let p = dir.join(format!(
-                "{}-{}-moves-play.csv",
-                board.name,
-                crate::peg::catalog::stem(v, f)
-            ));
+            // The start position beside the play, so `verify --model --finish` replays it.
+            let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
+            let start_csv = dir.join(format!("{stem}-moves-start.csv"));
+            export::write_atomic(&start_csv, export::army_csv(&start).as_bytes())?;
+            let p = dir.join(format!("{stem}-moves-play.csv"));
             export::write_atomic(&p, export::play_csv(play).as_bytes())?;
             Some(p)
         }
