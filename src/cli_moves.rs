@@ -17,6 +17,7 @@ const MOVES_HELP: &str = "Examples:
   solarmy moves --army conway --level 4 --from results/armies/conway-4-army.csv   # 10, proven
   solarmy moves --army diagonal --level 6 --from results/armies/diagonal-6-army.csv --json
   solarmy moves --army pablito --level 6 --from results/armies/pablito-6-army.csv --time-limit 60
+  solarmy moves --model models/triangle5.toml --vacancy 2,0 --finish 2,0   # a board: 9, proven
 
 Exit codes: 0 the fewest moves proven, 1 failure (an unreadable or illegal army or seed),
 2 bad command line, 3 stopped by --time-limit or Ctrl-C (the proven lower bound and the best

@@ -120,45 +120,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
             );
         }
     }
-    let csv = match (&a.out, &ans.play) {
-        (Some(dir), Some(play)) => {
-            // The start position beside the play, so `verify --model --finish` replays it.
-            let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
-            let start_csv = dir.join(format!("{stem}-moves-start.csv"));
-            export::write_atomic(&start_csv, export::army_csv(&start).as_bytes())?;
-            let p = dir.join(format!("{stem}-moves-play.csv"));
-            export::write_atomic(&p, export::play_csv(play).as_bytes())?;
-            Some(p)
-        }
-        _ => None,
-    };
-    if a.json {
-        let mut j = answer_json(
-            (&board.name, 0, start.len()),
-            &ans,
-            seed_moves,
-            a.tt_entries,
-            csv.as_deref(),
-        );
-        let o = j.as_object_mut().expect("an object");
-        o.remove("army");
-        o.remove("level");
-        o.insert("board".into(), board.name.clone().into());
-        o.insert("vacancy".into(), serde_json::json!([v.0, v.1]));
-        o.insert("finish".into(), serde_json::json!([f.0, f.1]));
-        println!("{j}");
-    } else {
-        println!(
-            "board {}  vacancy ({},{})  finish ({},{})  {} men",
-            board.name,
-            v.0,
-            v.1,
-            f.0,
-            f.1,
-            start.len()
-        );
-        print_body(&ans, seed_moves, a.tt_entries, csv.as_deref());
-    }
+    report(a, &board, (v, f), &start, &ans, seed_moves)?;
     Ok(match ans.status {
         Status::Optimal | Status::Impossible => 0,
         Status::TimeLimit | Status::Interrupted => 3,
@@ -187,4 +149,55 @@ fn seed_play(
         Verdict::Solvable { play } if replay(&play).is_ok() => Some(play),
         _ => None,
     })
+}
+
+/// Writes the play and its start (with --out) and prints the answer.
+fn report(
+    a: &MovesArgs,
+    board: &PegBoard,
+    (v, f): (Cell, Cell),
+    start: &[Cell],
+    ans: &moves::Answer,
+    seed_moves: Option<u32>,
+) -> Result<(), Error> {
+    let csv = match (&a.out, &ans.play) {
+        (Some(dir), Some(play)) => {
+            // The start position beside the play, so `verify --model --finish` replays it.
+            let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
+            let start_csv = dir.join(format!("{stem}-moves-start.csv"));
+            export::write_atomic(&start_csv, export::army_csv(start).as_bytes())?;
+            let p = dir.join(format!("{stem}-moves-play.csv"));
+            export::write_atomic(&p, export::play_csv(play).as_bytes())?;
+            Some(p)
+        }
+        _ => None,
+    };
+    if a.json {
+        let mut j = answer_json(
+            (&board.name, 0, start.len()),
+            ans,
+            seed_moves,
+            a.tt_entries,
+            csv.as_deref(),
+        );
+        let o = j.as_object_mut().expect("an object");
+        o.remove("army");
+        o.remove("level");
+        o.insert("board".into(), board.name.clone().into());
+        o.insert("vacancy".into(), serde_json::json!([v.0, v.1]));
+        o.insert("finish".into(), serde_json::json!([f.0, f.1]));
+        println!("{j}");
+    } else {
+        println!(
+            "board {}  vacancy ({},{})  finish ({},{})  {} men",
+            board.name,
+            v.0,
+            v.1,
+            f.0,
+            f.1,
+            start.len()
+        );
+        print_body(ans, seed_moves, a.tt_entries, csv.as_deref());
+    }
+    Ok(())
 }
