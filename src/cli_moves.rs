@@ -17,6 +17,7 @@ const MOVES_HELP: &str = "Examples:
   solarmy moves --army conway --level 4 --from results/armies/conway-4-army.csv   # 10, proven
   solarmy moves --army diagonal --level 6 --from results/armies/diagonal-6-army.csv --json
   solarmy moves --army pablito --level 6 --from results/armies/pablito-6-army.csv --time-limit 60
+  solarmy moves --model models/triangle5.toml --vacancy 2,0 --finish 2,0   # a board: 9, proven
 
 Exit codes: 0 the fewest moves proven, 1 failure (an unreadable or illegal army or seed),
 2 bad command line, 3 stopped by --time-limit or Ctrl-C (the proven lower bound and the best
@@ -29,10 +30,16 @@ pub struct MovesArgs {
     pub problem: ProblemArg,
     /// Men start at distance >= level from the target (0,0) (rows y >= level for the five armies)
     #[arg(long, allow_hyphen_values = true)]
-    pub level: String,
+    pub level: Option<String>,
     /// The army (CSV with header x,y)
     #[arg(long, value_name = "ARMY_CSV")]
-    pub from: PathBuf,
+    pub from: Option<PathBuf>,
+    /// A board problem (with --model BOARD and --finish): the one empty hole at the start
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub vacancy: Option<String>,
+    /// A board problem: the hole the last man must end on
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub finish: Option<String>,
     /// A known play of this army (its move count bounds the search from above); default: the
     /// army file's sibling <...>-play.csv when it exists and replays
     #[arg(long, value_name = "PLAY_CSV")]
@@ -66,15 +73,23 @@ fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
 }
 
 pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
+    if a.vacancy.is_some() || a.finish.is_some() || crate::cli_board::is_board(&a.problem) {
+        return crate::cli_moves_board::moves(a);
+    }
     let army = a.problem.army()?;
-    let level = parse_level(&a.level)?;
+    let (Some(level), Some(from)) = (&a.level, &a.from) else {
+        return Err(crate::cli::Error::usage(
+            "an army problem needs --level N and --from ARMY_CSV (a board: --model FILE --vacancy X,Y --finish X,Y)",
+        ));
+    };
+    let level = parse_level(level)?;
     // --time-limit is checked by its parser (cli::parse_seconds).
     if a.tt_entries == 0 {
         return Err(crate::cli::Error::usage("--tt-entries must be at least 1"));
     }
-    let men = export::read_army(&a.from)?;
+    let men = export::read_army(from)?;
     let problem =
-        Problem::army(army, level, &men).map_err(|e| format!("{}: {e}", a.from.display()))?;
+        Problem::army(army, level, &men).map_err(|e| format!("{}: {e}", from.display()))?;
     let lattice = army.lattice();
     // The seed: an explicit play must replay; a sibling play that does not is ignored (said so).
     let mut seed_note = None;
@@ -86,7 +101,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         Some(play)
     } else {
-        match sibling_play(&a.from).filter(|p| p.exists()) {
+        match sibling_play(from).filter(|p| p.exists()) {
             Some(path) => match export::read_play(&path)
                 .and_then(|play| verify::replay(&lattice, level, &men, &play).map(|_| play))
             {
@@ -182,7 +197,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
     })
 }
 
-fn answer_json(
+pub(crate) fn answer_json(
     (army, level, men): (&str, i32, usize),
     ans: &Answer,
     seed_moves: Option<u32>,
@@ -221,7 +236,7 @@ fn answer_json(
     })
 }
 
-fn print_answer(
+pub(crate) fn print_answer(
     (army, level, men): (&str, i32, usize),
     ans: &Answer,
     seed_moves: Option<u32>,
@@ -232,6 +247,11 @@ fn print_answer(
         "army {army}  level {level}  {men} men (start {}symmetric)",
         if ans.start_symmetric { "" } else { "not " }
     );
+    print_body(ans, seed_moves, tt_cap, csv);
+}
+
+/// Everything of the plain-text answer after its first line (the problem's name).
+pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, csv: Option<&Path>) {
     let seed = seed_moves.map_or("no seed play".to_string(), |m| {
         format!("seed play {m} moves")
     });

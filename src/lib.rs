@@ -24,6 +24,7 @@ pub mod cli_certify;
 pub mod cli_count;
 pub mod cli_jobs;
 pub mod cli_moves;
+pub mod cli_moves_board;
 pub mod cli_pagoda;
 pub mod count;
 pub mod error;

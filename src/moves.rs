@@ -47,6 +47,17 @@
 //!    last jump happens in move m (after m − 1 moves and a prefix of move m) only if
 //!    T_J(P) + γ_1 + … + γ_m >= 1. The least such m, for J = 3 … 6, is a lower bound for d;
 //!    h(P) uses, per d, the largest of bounds 2 and 4.
+//! 5. *Merson regions* (finite board, goal `OneManOn`). Call a set R of cells a Merson region
+//!    if every jump over a cell of R that starts outside R lands inside R. While R is full,
+//!    a jump starting outside R cannot touch it (it would land on a man), so the first jump
+//!    that changes a full R starts inside R. Within one move, that first jump starts at the
+//!    move's start cell: any later start cell of the chain is a landing cell, empty just
+//!    before, so were it in R, R would already have changed in this move. Every full R other
+//!    than {target} must change (one man is left, on the target), and one move starts in at
+//!    most one of disjoint regions, so the number of disjoint full regions is a lower bound;
+//!    h(P) is the larger of it and the bound of 2 and 4. The regions are found from the board
+//!    (windows of up to 3 × 3 cells that pass the test, e.g. the English board's eight arm
+//!    corners, which no jump passes over).
 //!
 //! Weights are exact (a + bσ with integers, [`crate::golden::Golden`]); cells whose exponent lies
 //! beyond the pagoda's trusted window are given the weight σ^(T+1) and the distance T + 1 − offset
@@ -334,6 +345,11 @@ pub struct Tables {
     goal: Goal,
     /// σ^e, e < 80.
     pow: Vec<W>,
+    /// Bound 5's Merson regions (finite board, `OneManOn` only), smallest first: each as a
+    /// bit mask over the board's cells (for disjointness) and its size.
+    merson: Vec<(u128, u32)>,
+    /// For each grid cell, the regions that contain it.
+    merson_of: Vec<Vec<u16>>,
 }
 
 /// The largest region exponent J used by bound 4.
@@ -432,7 +448,90 @@ impl Tables {
             use_mirror: p.board_is_symmetric(),
             goal: p.goal,
             pow,
-        })
+            merson: Vec::new(),
+            merson_of: Vec::new(),
+        }
+        .with_merson(p))
+    }
+
+    /// Adds bound 5's regions: windows of up to 3 × 3 cells (their allowed cells) such that
+    /// every jump over a cell of the region from outside it lands inside it, other than the
+    /// target alone.
+    fn with_merson(mut self, p: &Problem) -> Tables {
+        let (Some(cells), Goal::OneManOn(_)) = (&p.cells, p.goal) else {
+            return self;
+        };
+        if cells.len() > 128 {
+            return self;
+        }
+        let id: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let jumps: Vec<(Cell, Cell, Cell)> = cells
+            .iter()
+            .flat_map(|&a| p.lattice.directions.iter().map(move |&d| (a, d)))
+            .map(|(a, d)| (a, (a.0 + d.0, a.1 + d.1), (a.0 + 2 * d.0, a.1 + 2 * d.1)))
+            .filter(|&(_, b, c)| id.contains_key(&b) && id.contains_key(&c))
+            .collect();
+        let mut found: Vec<Vec<Cell>> = Vec::new();
+        for &(x, y) in cells {
+            for (w, h) in [
+                (1, 1),
+                (2, 1),
+                (1, 2),
+                (2, 2),
+                (3, 1),
+                (1, 3),
+                (3, 2),
+                (2, 3),
+                (3, 3),
+            ] {
+                let mut r: Vec<Cell> = (0..w)
+                    .flat_map(|i| (0..h).map(move |j| (x + i, y + j)))
+                    .filter(|c| id.contains_key(c))
+                    .collect();
+                r.sort();
+                let inside = |c: Cell| r.contains(&c);
+                let merson = jumps
+                    .iter()
+                    .all(|&(a, b, c)| !inside(b) || inside(a) || inside(c));
+                if merson && r != [(0, 0)] && !found.contains(&r) {
+                    found.push(r);
+                }
+            }
+        }
+        found.sort_by_key(|r| r.len());
+        self.merson_of = vec![Vec::new(); self.base.len()];
+        for (k, r) in found.iter().enumerate() {
+            let mask = r.iter().fold(0u128, |m, c| m | 1u128 << id[c]);
+            self.merson.push((mask, r.len() as u32));
+            for &c in r {
+                let i = self.index(c);
+                self.merson_of[i].push(k as u16);
+            }
+        }
+        self
+    }
+
+    /// Bound 5: the number of disjoint Merson regions full in the position (chosen greedily,
+    /// smallest first; any disjoint family gives a lower bound).
+    fn merson_bound(&self, men: &[u32]) -> u32 {
+        if self.merson.is_empty() {
+            return 0;
+        }
+        let mut count = vec![0u32; self.merson.len()];
+        for &m in men {
+            for &k in &self.merson_of[m as usize] {
+                count[k as usize] += 1;
+            }
+        }
+        let mut used = 0u128;
+        let mut n = 0;
+        for (k, &(mask, size)) in self.merson.iter().enumerate() {
+            if count[k] == size && used & mask == 0 {
+                used |= mask;
+                n += 1;
+            }
+        }
+        n
     }
 
     pub fn index(&self, (x, y): Cell) -> usize {
@@ -486,7 +585,7 @@ impl Tables {
             }
             best = Some(best.map_or(h, |b| b.min(h)));
         }
-        best
+        best.map(|b| b.max(self.merson_bound(men)))
     }
 
     /// Bound 4 of the module doc for one last-jump direction d and one region S_J (exponent

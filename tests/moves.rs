@@ -277,6 +277,59 @@ fn bad_armies_get_one_line_and_exit_1() {
 
 /// Every position of every play in results/armies/ (up to level 6) obeys the bounds: the bound
 /// at each move boundary never exceeds the moves the play still makes.
+/// A small cross (5 × 5 less its corners: the ends of its arms are Merson regions) and the
+/// 15-hole triangle translated so its hole (3,0) is the target.
+fn small_board(which: usize) -> Problem {
+    let (lattice, cells): (_, Vec<Cell>) = if which == 0 {
+        let cells = (-2..=2)
+            .flat_map(|x| (-2..=2).map(move |y| (x, y)))
+            .filter(|&(x, y): &Cell| x.abs().min(y.abs()) <= 1)
+            .collect();
+        (Army::conway().lattice(), cells)
+    } else {
+        let cells = (0..=4)
+            .flat_map(|y| (0..=4 - y).map(move |x| (x - 3, y)))
+            .collect();
+        (Army::hexagonal().lattice(), cells)
+    };
+    Problem {
+        lattice,
+        army: None,
+        cells: Some(cells),
+        start: Vec::new(),
+        goal: Goal::OneManOn((0, 0)),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Boards: on random positions of a small cross and of the triangle, every bound (Merson
+    /// regions included) is at most the breadth-first search's exact number of moves.
+    #[test]
+    fn board_bounds_are_admissible(
+        which in 0usize..2,
+        picks in proptest::collection::btree_set(0usize..21, 2..9),
+    ) {
+        let p0 = small_board(which);
+        let all = p0.cells.clone().unwrap();
+        let men: Vec<Cell> = picks.into_iter().filter(|&i| i < all.len()).map(|i| all[i]).collect();
+        prop_assume!(men.len() >= 2);
+        let p = Problem { start: men.clone(), ..p0 };
+        let exact = bfs(&p);
+        let bound = moves::lower_bound(&p, &men).unwrap();
+        match (exact, bound) {
+            (Some(e), Some(b)) => prop_assert!(b <= e, "{men:?}: bound {b} > exact {e}"),
+            (Some(e), None) => prop_assert!(false, "{men:?}: called dead, solvable in {e}"),
+            (None, _) => {}
+        }
+        if exact.is_some() {
+            let ans = moves::solve(&p, Options::default()).unwrap();
+            prop_assert_eq!(ans.min_moves, exact);
+        }
+    }
+}
+
 #[test]
 fn every_results_play_obeys_the_bounds() {
     for army in Army::all() {
@@ -310,4 +363,78 @@ fn every_results_play_obeys_the_bounds() {
             }
         }
     }
+}
+
+/// `moves --model BOARD --vacancy --finish` on the 15-hole triangle: the CLI's minimum equals
+/// the breadth-first search's, and the play it writes replays with `verify --model --finish`.
+#[test]
+fn cli_board_moves_triangle() {
+    let dir = std::env::temp_dir().join(format!("solarmy-board-moves-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let model = format!("{}/models/triangle5.toml", env!("CARGO_MANIFEST_DIR"));
+    let (code, out, err) = solarmy(&[
+        "moves",
+        "--model",
+        &model,
+        "--vacancy",
+        "0,0",
+        "--finish",
+        "3,0",
+        "--json",
+        "--out",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The same problem by BFS: the triangle translated so (3,0) is the target.
+    let p0 = small_board(1);
+    let start: Vec<Cell> = p0
+        .cells
+        .clone()
+        .unwrap()
+        .into_iter()
+        .filter(|&c| c != (-3, 0))
+        .collect();
+    let exact = bfs(&Problem { start, ..p0 }).unwrap();
+    assert_eq!(v["min_moves"], exact);
+    assert_eq!(v["proven"], true);
+    for key in ["positions", "seconds", "play"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    let stem = format!("{d}/triangle5-v0_0-f3_0-moves");
+    let (code, out, err) = solarmy(&[
+        "verify",
+        "--model",
+        &model,
+        "--finish",
+        "3,0",
+        &format!("{stem}-start.csv"),
+        &format!("{stem}-play.csv"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("{exact} moves")), "{out}");
+    // Wrong combinations are usage errors.
+    let (code, _, err) = solarmy(&[
+        "moves",
+        "--model",
+        &model,
+        "--vacancy",
+        "0,0",
+        "--finish",
+        "3,0",
+        "--level",
+        "3",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = solarmy(&[
+        "moves",
+        "--model",
+        &model,
+        "--vacancy",
+        "9,9",
+        "--finish",
+        "3,0",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
