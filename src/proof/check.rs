@@ -287,6 +287,12 @@ impl Checker<'_> {
     }
 
     fn minimum(&mut self, men: u64) -> Result<(), CheckError> {
+        self.minimum_spaces(men).map(|_| ())
+    }
+
+    /// The minimum's steps; Ok with the space of each last jump of the split (its premises
+    /// checked), for a count's rounds of K men.
+    fn minimum_spaces(&mut self, men: u64) -> Result<Vec<Space>, CheckError> {
         self.summary.claim = format!("minimum {men}");
         self.play(men)?;
         self.symmetries()?;
@@ -317,7 +323,7 @@ impl Checker<'_> {
                 self.round(space, k)?;
             }
         }
-        Ok(())
+        Ok(dirs)
     }
 
     fn play(&mut self, men: u64) -> Result<(), CheckError> {
@@ -657,7 +663,7 @@ impl Checker<'_> {
         armies: &[Play],
         (up_to_symmetry, total): (usize, usize),
     ) -> Result<(), CheckError> {
-        self.minimum(men)?;
+        let spaces = self.minimum_spaces(men)?;
         self.summary.claim = format!("count {up_to_symmetry} / {total} of {men} men");
         let lattice = self.army.lattice();
         let mut seen: Vec<Vec<Cell>> = Vec::new();
@@ -691,19 +697,12 @@ impl Checker<'_> {
             },
         )?;
         self.counted = seen;
-        for d in lattice.last_jump_directions() {
-            let need = self
-                .proof
-                .rounds
-                .iter()
-                .map(|r| board_exponent(&r.evidence))
-                .max();
-            let space = Space::new(self.army, self.proof.level, d, need.unwrap_or(0).max(40));
+        for space in &spaces {
             self.context = format!(
-                "{} {}, {men} men, d={d:?}",
-                self.proof.army, self.proof.level
+                "{} {}, {men} men, d={:?}",
+                self.proof.army, self.proof.level, space.d
             );
-            self.round(&space, men)?;
+            self.round(space, men)?;
         }
         Ok(())
     }
