@@ -24,7 +24,7 @@ use crate::geometry::{Cell, Lattice, Symmetry, apply};
 use crate::minimum::{self, Request, Status};
 use crate::model::Model;
 use crate::problem::Army;
-use crate::proof::format::{Claim, Evidence, Play, Proof, RoundProof};
+use crate::proof::format::{BoardBasis, Claim, Evidence, IpDef, Play, Proof, RoundProof};
 use crate::solve::{self, IpStatus, Options};
 use crate::verify::{self, Step};
 use serde::Serialize;
@@ -109,10 +109,19 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
     };
     let lattice = army.lattice();
     let mut complete = true;
-    // Per last jump: the final program's cuts (as cells) and HiGHS's seconds on it.
-    let mut finals: Vec<(Cell, Vec<Vec<Cell>>, Option<u64>, f64)> = Vec::new();
+    // Per last jump: the final program's board basis, its definition with every cut, and
+    // HiGHS's seconds on it.
+    let mut finals: Vec<(Option<BoardBasis>, IpDef, f64)> = Vec::new();
     for d in lattice.last_jump_directions() {
-        let Some((board, mut spec, proven)) = minimum::round_program(army, level, d, k) else {
+        let Some(minimum::RoundProgram {
+            board,
+            mut spec,
+            proven,
+            max_exponent,
+            max_loss,
+            basis,
+        }) = minimum::round_program(army, level, d, k)
+        else {
             continue;
         };
         if !proven {
@@ -131,11 +140,11 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
             let sol = solve::solve(Model::build(&board, &spec), &opts)?;
             match sol.status {
                 IpStatus::Infeasible => {
-                    let cuts = spec
-                        .excluded
-                        .iter()
-                        .map(|set| set.iter().map(|&m| board.cells[m]).collect());
-                    finals.push((d, cuts.collect(), spec.min_men, sol.seconds));
+                    let mut def = evidence::direct_def(d, k, spec.min_men, max_exponent, max_loss);
+                    def.cuts = (spec.excluded.iter())
+                        .map(|set| set.iter().map(|&m| board.cells[m]).collect())
+                        .collect();
+                    finals.push((basis.clone(), def, sol.seconds));
                     break;
                 }
                 IpStatus::TimeLimit | IpStatus::Interrupted => {
@@ -194,7 +203,7 @@ fn count_proof(
     found: &minimum::Outcome,
     out: &CountOutcome,
     k: u64,
-    finals: &[(Cell, Vec<Vec<Cell>>, Option<u64>, f64)],
+    finals: &[(Option<BoardBasis>, IpDef, f64)],
 ) -> Result<Option<Proof>, Error> {
     let Some(mut proof) = found.proof() else {
         return Ok(None);
@@ -212,19 +221,19 @@ fn count_proof(
         up_to_symmetry: out.up_to_symmetry,
         total: out.total,
     };
-    for (d, cuts, min_men, seconds) in finals {
-        let Some((max_exponent, max_loss, Some(board))) =
-            minimum::round_board(out.army, out.level, *d, k)
-        else {
+    for (basis, def, seconds) in finals {
+        let Some(board) = basis else {
             return Ok(None);
         };
-        let mut def = evidence::direct_def(*d, k, *min_men, max_exponent, max_loss);
-        def.cuts = cuts.clone();
-        let ip = evidence::infeasible(out.army, out.level, def, None, *seconds)?;
+        let (men, last_jump) = (def.max_men, def.last_jump);
+        let ip = evidence::infeasible(out.army, out.level, def.clone(), None, *seconds)?;
         proof.rounds.push(RoundProof {
-            men: k,
-            last_jump: *d,
-            evidence: Evidence::Direct { board, ip },
+            men,
+            last_jump,
+            evidence: Evidence::Direct {
+                board: board.clone(),
+                ip,
+            },
         });
     }
     Ok(Some(proof))

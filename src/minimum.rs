@@ -330,17 +330,29 @@ fn round_limit(dir: &Direction, k: u64) -> (Limit, Option<BoardBasis>) {
     }
 }
 
-/// The program of round `k` for the last jump `d`, as the search solves it: its board (and
-/// whether that board is proven to hold every cell real play of k men can use) and its spec,
-/// with at least k men when the pagoda bound is below k. None when no army of k men is heavy
+/// The program of round `k` for one last jump, as the search solves it.
+pub struct RoundProgram {
+    pub board: Board,
+    /// With at least k men when the pagoda bound is below k.
+    pub spec: Spec,
+    /// Whether the board is proven to hold every cell real play of k men can use.
+    pub proven: bool,
+    /// The board's limit as a proof states it: largest exponent, largest jump loss, and the
+    /// basis of the limit when it is proven.
+    pub max_exponent: i32,
+    pub max_loss: Golden,
+    pub basis: Option<BoardBasis>,
+}
+
+/// The program of round `k` for the last jump `d`; None when no army of k men is heavy
 /// enough for this d.
-pub fn round_program(army: Army, level: i32, d: Cell, k: u64) -> Option<(Board, Spec, bool)> {
+pub fn round_program(army: Army, level: i32, d: Cell, k: u64) -> Option<RoundProgram> {
     let dir = Direction::new(army, level, d);
     let bound = dir.bound?;
     if bound > k {
         return None;
     }
-    let (limit, _) = round_limit(&dir, k);
+    let (limit, basis) = round_limit(&dir, k);
     let board = Board::new(&dir.pagoda, level, &limit);
     let spec = Spec {
         fin: board.last_jump_position(d),
@@ -348,24 +360,14 @@ pub fn round_program(army: Army, level: i32, d: Cell, k: u64) -> Option<(Board, 
         min_men: (k > bound).then_some(k),
         ..Spec::default()
     };
-    Some((board, spec, limit.proven))
-}
-
-/// The board of round `k` for the last jump `d` as a proof states it: (largest exponent,
-/// largest jump loss, the basis of the limit when it is proven). None as for
-/// [`round_program`].
-pub fn round_board(
-    army: Army,
-    level: i32,
-    d: Cell,
-    k: u64,
-) -> Option<(i32, Golden, Option<BoardBasis>)> {
-    let dir = Direction::new(army, level, d);
-    if dir.bound? > k {
-        return None;
-    }
-    let (limit, basis) = round_limit(&dir, k);
-    Some((limit.max_exponent, limit.max_loss, basis))
+    Some(RoundProgram {
+        board,
+        spec,
+        proven: limit.proven,
+        max_exponent: limit.max_exponent,
+        max_loss: limit.max_loss,
+        basis,
+    })
 }
 
 /// An outcome with nothing found yet.

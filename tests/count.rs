@@ -107,8 +107,9 @@ fn small_counts_agree_with_a_brute_force_over_every_start_set() {
         // Every start cell of the proven boards of every last jump.
         let mut cells: BTreeSet<Cell> = BTreeSet::new();
         for d in lattice.last_jump_directions() {
-            if let Some((board, _, proven)) = round_program(army, level, d, k) {
-                assert!(proven);
+            if let Some(round) = round_program(army, level, d, k) {
+                let board = round.board;
+                assert!(round.proven);
                 for m in board.start_cells() {
                     let c = board.cells[m];
                     cells.insert(c);
