@@ -166,7 +166,10 @@ fn run(
 }
 
 fn answer(call: &Call, time_limit: Option<f64>, record: Option<&Record>) -> Answer {
-    let print = (call.solver == Solver::Cbc).then(|| fingerprint(&call.sys));
+    // Only CBC's calls are recorded, and only when there is a record to read and extend.
+    let print = record
+        .filter(|_| call.solver == Solver::Cbc)
+        .map(|_| fingerprint(&call.sys));
     if let (Some(r), Some(f)) = (record, &print) {
         if r.confirmed.contains(f) {
             return Answer {
