@@ -44,10 +44,14 @@ use std::time::{Duration, Instant};
 mod split;
 pub use split::SPLIT_AFTER;
 
+/// A case's log line and, when it has one, its army.
+type Solved = Result<(CaseResult, Option<Outcome>), Error>;
+
 /// What solving a case gave: its log line (and army), or the case split into boxes.
+#[allow(clippy::large_enum_variant)] // one per case solved: its size does not matter
 enum Attempt {
     Done(CaseResult, Option<Outcome>),
-    Split(split::Pending),
+    Split(Box<split::Pending>),
 }
 
 /// A worker's task: a case (by its place in the sweep's order), or box `k` of a split case.
@@ -635,7 +639,7 @@ impl Sweep {
         stopping: bool,
         bar: Option<&ProgressBar>,
         queue: &Queue,
-    ) -> Option<(usize, Result<(CaseResult, Option<Outcome>), Error>)> {
+    ) -> Option<(usize, Solved)> {
         match task {
             Task::Case(_) if stopping => None,
             Task::Case(i) => match self.solve_case(f, order[i], left, bar, true) {
@@ -821,7 +825,7 @@ impl Sweep {
         {
             let verdicts = vec![None; boxes.children.len()];
             r.seconds = t0.elapsed().as_secs_f64();
-            return Ok(Attempt::Split(split::Pending {
+            return Ok(Attempt::Split(Box::new(split::Pending {
                 index: 0,
                 result: r,
                 board,
@@ -830,7 +834,7 @@ impl Sweep {
                 boxes,
                 last,
                 verdicts,
-            }));
+            })));
         }
         let found = self.settle_case(&mut r, &board, &spec, &sol, time_limit, f, c, proof)?;
         Ok(Attempt::Done(r, found))
@@ -996,12 +1000,12 @@ impl Queue {
     }
 
     /// Queues the boxes of a split case, ahead of the cases.
-    fn split(&self, p: split::Pending) {
+    fn split(&self, p: Box<split::Pending>) {
         let mut s = self.state.lock().unwrap();
         for k in (0..p.verdicts.len()).rev() {
             s.tasks.push_front(Task::Child(p.index, k));
         }
-        s.split.insert(p.index, p);
+        s.split.insert(p.index, *p);
         self.more.notify_all();
     }
 
