@@ -91,7 +91,12 @@ fn finish(p: Pending) -> Option<CaseResult> {
             _ => None,
         })
         .collect();
+    let n = boxes.children.len();
     proof.certificate = Some(boxes.chain(trees, last));
+    result.reason = Some(format!(
+        "split on the fly into {} boxes: {n} with the man on a cell of its one-man class, 1 with none",
+        n + 1
+    ));
     proof.seconds = result.seconds;
     result.status = "infeasible".into();
     result.ip = Some(proof);
