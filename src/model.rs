@@ -69,12 +69,19 @@ impl Model {
         let mut problem = vars.minimise(Expression::default()).using(highs);
         for row in &sys.rows {
             let lhs: Expression = row.coefs.iter().map(|&(c, a)| a as f64 * cols[c]).sum();
-            if let Some(lo) = row.lo {
-                problem = problem.with(constraint!(lhs.clone() >= lo as f64));
-            }
-            if let Some(hi) = row.hi {
-                problem = problem.with(constraint!(lhs <= hi as f64));
-            }
+            problem = match (row.lo, row.hi) {
+                // An equation stays one row (two inequalities would hide it from presolve).
+                (Some(lo), Some(hi)) if lo == hi => problem.with(constraint!(lhs == lo as f64)),
+                (lo, hi) => {
+                    if let Some(lo) = lo {
+                        problem = problem.with(constraint!(lhs.clone() >= lo as f64));
+                    }
+                    match hi {
+                        Some(hi) => problem.with(constraint!(lhs <= hi as f64)),
+                        None => problem,
+                    }
+                }
+            };
         }
         Model {
             problem,
