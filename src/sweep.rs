@@ -42,7 +42,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 mod split;
-pub use split::SPLIT_AFTER;
+pub use split::{SPLIT_AFTER, SPLIT_MIN_JOBS};
 
 /// A case's log line and, when it has one, its army.
 type Solved = Result<(CaseResult, Option<Outcome>), Error>;
@@ -803,7 +803,9 @@ impl Sweep {
             r.ip = Some(proof);
             return Ok(Attempt::Done(r, None));
         }
-        let after = self.split_after.filter(|_| split);
+        let after = self
+            .split_after
+            .filter(|_| split && self.jobs >= split::SPLIT_MIN_JOBS);
         let boxes = after.and_then(|_| crate::certify::boxes(&sys));
         let whole_limit = match (&boxes, after) {
             (Some(_), Some(a)) => Some(time_limit.map_or(a, |t| t.min(a))),

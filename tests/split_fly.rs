@@ -14,7 +14,7 @@ fn split_proof(army: Army, level: i32) -> Proof {
     let out = find_minimum(&Request {
         direct_budget: Some(0.001),
         split_after: Some(0.0),
-        jobs: 2,
+        jobs: 4,
         ..Request::new(army, level)
     })
     .unwrap();

@@ -26,6 +26,14 @@ use crate::solve::{self, IpStatus, Options};
 /// Seconds HiGHS spends on a whole case that can be split before it is split.
 pub const SPLIT_AFTER: f64 = 20.0;
 
+/// Workers needed before a case is split on the fly. The boxes cost more than the whole
+/// (hexagonal level 7, Table 7's case 2: the whole program took 100 CPU seconds with its
+/// certificate search, its 34 boxes about 9 CPU seconds each for the half that are not
+/// trivial, on a loaded machine), so a split pays only where the longest case L outlasts
+/// the rest, L > T/p; with the LP certificates settling 300 of the 310 cases, T is about
+/// 350 s there and L about 100 to 200 s, so not on 2 cores, but on 4 and more.
+pub const SPLIT_MIN_JOBS: usize = 4;
+
 /// What settled one box.
 #[derive(Clone, Debug)]
 pub enum Child {
