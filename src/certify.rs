@@ -390,7 +390,7 @@ pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Fark
 }
 
 pub use branch::{size, tree, tree_with_stats};
-pub use split::split;
+pub use split::{Boxes, boxes, split};
 
 #[cfg(test)]
 mod tests {

@@ -41,6 +41,7 @@ pub mod pagoda;
 pub mod peg;
 pub mod problem;
 pub mod proof;
+pub mod record;
 pub mod regiment;
 pub mod render;
 pub mod second;

@@ -59,6 +59,8 @@ pub struct Request {
     pub jobs: usize,
     /// One line on stderr per integer program, as it is solved.
     pub verbose: bool,
+    /// Seconds before a hard case is split on the fly ([`crate::sweep::Sweep::split_after`]).
+    pub split_after: Option<f64>,
 }
 
 impl Request {
@@ -78,6 +80,7 @@ impl Request {
             refuse_orderings: 0,
             jobs: 1,
             verbose: false,
+            split_after: Some(crate::sweep::SPLIT_AFTER),
         }
     }
 }
@@ -120,7 +123,7 @@ impl Status {
 }
 
 /// One IP solved along the way.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Round {
     pub men: u64,
     pub last_jump: Cell,
@@ -131,7 +134,7 @@ pub struct Round {
     pub status: String,
     pub seconds: f64,
     /// CBC's verdict on an infeasible round, when a second opinion was asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cbc: Option<String>,
 }
 
@@ -427,6 +430,8 @@ struct Search<'a> {
     /// Case logs go here when no directory was asked for: a fresh one, never shared.
     _scratch: Option<tempfile::TempDir>,
     case_dir: std::path::PathBuf,
+    /// Direct rounds settled by an earlier run in `case_dir` ([`crate::record`]).
+    record: crate::record::Record,
 }
 
 /// A desert level the standard and improved functions leave open may still be ruled out by
@@ -531,6 +536,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
         progress,
         split: Vec::new(),
         last_unproven: None,
+        record: crate::record::Record::open(req.army, req.level, &case_dir),
         _scratch: scratch,
         case_dir,
     };
@@ -596,6 +602,11 @@ impl Search<'_> {
             min_men: (k > bound.unwrap_or(k)).then_some(k),
             ..Spec::default()
         };
+        if self.resumed(k, d, &spec, &limit, basis.as_ref()) {
+            return Ok(Settled::Infeasible {
+                proven: limit.proven,
+            });
+        }
         loop {
             let sol = self.solve_direct(&board, &spec, d, k)?;
             if sol.status == IpStatus::TimeLimit && self.budget_hit(&spec, &sol) {
@@ -627,6 +638,7 @@ impl Search<'_> {
                         limit.max_loss,
                     );
                     self.evidence(k, d, basis, def, cbc, sol.seconds)?;
+                    self.remember(k, d)?;
                     return Ok(Settled::Infeasible {
                         proven: limit.proven,
                     });
@@ -687,7 +699,30 @@ impl Search<'_> {
         let before = self.split.iter().any(|s| s.0 + 1 == k && s.1 == d);
         let log =
             crate::sweep::Sweep::log_path(self.req.army, self.req.level, k, &[d], &self.case_dir);
-        budget && (before || log.exists())
+        budget && (before || log.exists() || self.predicted_slow(d, k))
+    }
+
+    /// Whether the direct IP of round k is predicted to outrun its budget: from round k − 2
+    /// to k − 1 its time grew by g = t(k−1)/t(k−2), and t(k−1)·g exceeds the budget
+    /// (hexagonal level 7: 0.3 s at 142 men, 7 s at 143, so about 150 s predicted at 144,
+    /// where the 30 s direct attempt always ran out). Only speed rests on this guess: a
+    /// split round proves the same as a direct one.
+    fn predicted_slow(&self, d: Cell, k: u64) -> bool {
+        let t = |men: u64| {
+            self.out
+                .rounds
+                .iter()
+                .find(|r| r.men == men && r.last_jump == d && r.status == "infeasible")
+                .map(|r| r.seconds)
+        };
+        match (
+            self.req.direct_budget,
+            k.checked_sub(1).and_then(t),
+            k.checked_sub(2).and_then(t),
+        ) {
+            (Some(b), Some(last), Some(before)) if before > 0.0 => last * last / before > b,
+            _ => false,
+        }
     }
 
     /// The direct budget applies to the first solve of a round, not to re-solves after cuts.
@@ -747,6 +782,50 @@ impl Search<'_> {
         });
     }
 
+    /// Round k of last jump d as an earlier run recorded it, when the record holds again
+    /// ([`crate::record::Record::take`]): its evidence and report line are taken, no IP is
+    /// solved.
+    fn resumed(
+        &mut self,
+        k: u64,
+        d: Cell,
+        spec: &Spec,
+        limit: &Limit,
+        basis: Option<&BoardBasis>,
+    ) -> bool {
+        let def =
+            crate::evidence::direct_def(d, k, spec.min_men, limit.max_exponent, limit.max_loss);
+        let Some(line) = basis.and_then(|b| self.record.take(k, d, &def, b)) else {
+            return false;
+        };
+        if self.req.verbose {
+            eprintln!(
+                "IP: {k} men, last jump over {d:?}: infeasible, as recorded by an earlier run (certificate checked again)"
+            );
+        }
+        self.out.rounds.push(line.round);
+        self.out.proof_rounds.push(line.proof);
+        true
+    }
+
+    /// Records the direct round just settled, when its evidence has an exact certificate.
+    fn remember(&mut self, k: u64, d: Cell) -> Result<(), Error> {
+        let (Some(round), Some(proof)) = (self.out.rounds.last(), self.out.proof_rounds.last())
+        else {
+            return Ok(());
+        };
+        let certified =
+            matches!(&proof.evidence, Evidence::Direct { ip, .. } if ip.certificate.is_some());
+        if !certified || (proof.men, proof.last_jump) != (k, d) {
+            return Ok(());
+        }
+        let line = crate::record::Line {
+            round: round.clone(),
+            proof: proof.clone(),
+        };
+        self.record.add(line)
+    }
+
     /// The proof's evidence for an infeasible direct round.
     fn evidence(
         &mut self,
@@ -778,6 +857,7 @@ impl Search<'_> {
         sweep.second_opinion = self.req.second_opinion;
         sweep.jobs = self.req.jobs;
         sweep.verbose = self.req.verbose;
+        sweep.split_after = self.req.split_after;
         if let Some(pb) = &self.progress {
             pb.set_message(format!(
                 "{} level {}: {k} men, direct IP too slow, splitting into cases",

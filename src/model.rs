@@ -49,6 +49,46 @@ impl Model {
             jumps,
         }
     }
+
+    /// A feasibility program given row by row (the checker's own system, or a box of it
+    /// that a case split hands to a worker): integer columns in their bounds, no objective.
+    /// It has no STA columns: a solution gives no army, only a verdict.
+    pub fn from_system(sys: &crate::proof::farkas::LinearSystem) -> Model {
+        let mut vars = ProblemVariables::new();
+        let cols: Vec<Variable> = sys
+            .cols
+            .iter()
+            .map(|&(lo, hi)| {
+                let v = variable().integer().min(lo as f64);
+                vars.add(match hi {
+                    Some(h) => v.max(h as f64),
+                    None => v,
+                })
+            })
+            .collect();
+        let mut problem = vars.minimise(Expression::default()).using(highs);
+        for row in &sys.rows {
+            let lhs: Expression = row.coefs.iter().map(|&(c, a)| a as f64 * cols[c]).sum();
+            problem = match (row.lo, row.hi) {
+                // An equation stays one row (two inequalities would hide it from presolve).
+                (Some(lo), Some(hi)) if lo == hi => problem.with(constraint!(lhs == lo as f64)),
+                (lo, hi) => {
+                    if let Some(lo) = lo {
+                        problem = problem.with(constraint!(lhs.clone() >= lo as f64));
+                    }
+                    match hi {
+                        Some(hi) => problem.with(constraint!(lhs <= hi as f64)),
+                        None => problem,
+                    }
+                }
+            };
+        }
+        Model {
+            problem,
+            start_cells: Vec::new(),
+            jumps: 0,
+        }
+    }
 }
 
 /// The same integer program handed to any solver good_lp knows (HiGHS for the search, CBC

@@ -27,6 +27,7 @@ use crate::minimum::{self, Outcome};
 use crate::model::{Model, Spec};
 use crate::pagoda::{Pagoda, Profile};
 use crate::problem::Army;
+use crate::proof::farkas::{LinearSystem, Tree};
 use crate::proof::format::{CaseOutcome, CaseProof, IpDef, IpProof};
 use crate::second::{self, Verdict};
 use crate::solve::{self, INTERRUPTED, IpStatus, Options};
@@ -37,7 +38,28 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+mod split;
+pub use split::{SPLIT_AFTER, SPLIT_MIN_JOBS};
+
+/// A case's log line and, when it has one, its army.
+type Solved = Result<(CaseResult, Option<Outcome>), Error>;
+
+/// What solving a case gave: its log line (and army), or the case split into boxes.
+#[allow(clippy::large_enum_variant)] // one per case solved: its size does not matter
+enum Attempt {
+    Done(CaseResult, Option<Outcome>),
+    Split(Box<split::Pending>),
+}
+
+/// A worker's task: a case (by its place in the sweep's order), or box `k` of a split case.
+#[derive(Clone, Copy)]
+enum Task {
+    Case(usize),
+    Child(usize, usize),
+}
 
 /// The cases of one last jump d.
 #[derive(Clone, Debug, Serialize)]
@@ -73,6 +95,9 @@ pub struct Sweep {
     /// Whether cases without a result are solved here; when false (a merge of jobs) they
     /// stay open.
     pub solve_open: bool,
+    /// Seconds HiGHS may spend on a whole case that can be split before it is split on the
+    /// fly ([`split`]); None: never split.
+    pub split_after: Option<f64>,
 }
 
 /// One line of the case log.
@@ -249,6 +274,7 @@ impl Sweep {
             verbose: false,
             seed: Vec::new(),
             solve_open: true,
+            split_after: Some(split::SPLIT_AFTER),
         }
     }
 
@@ -344,8 +370,10 @@ impl Sweep {
             .and_then(|i| self.remaining().get(i).copied())
             .ok_or_else(|| Error::Input(format!("--case {index}: no such job")))?;
         let f = self.families.iter().find(|f| f.last_jump == d).unwrap();
-        let (mut r, _) = self.solve_case(f, c, time_limit, None)?;
-        if let Some(ip) = r.ip.as_mut() {
+        let Attempt::Done(mut r, _) = self.solve_case(f, c, time_limit, None, false)? else {
+            unreachable!("a job solves its case whole")
+        };
+        if let Some(ip) = r.ip.as_mut().filter(|ip| ip.certificate.is_none()) {
             crate::evidence::certify_proof(self.army, self.level, ip)?;
         }
         Ok(r)
@@ -525,28 +553,28 @@ impl Sweep {
             todo.clear();
         }
         let stop = AtomicBool::new(report.found.is_some());
-        let next = AtomicUsize::new(0);
+        let queue = Queue::new(&todo);
         let (tx, rx) = mpsc::channel();
         let mut failure = None;
         std::thread::scope(|scope| {
             for _ in 0..self.jobs.clamp(1, todo.len().max(1)) {
-                let (tx, todo, next, stop) = (tx.clone(), &todo, &next, &stop);
+                let (tx, queue, stop) = (tx.clone(), &queue, &stop);
                 scope.spawn(move || {
-                    while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    while let Some(task) = queue.next() {
                         let left = deadline
                             .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
-                        if stop.load(Ordering::Relaxed)
+                        let stopping = stop.load(Ordering::Relaxed)
                             || INTERRUPTED.load(Ordering::Relaxed)
-                            || left.is_some_and(|l| l < 0.01)
-                        {
-                            continue;
+                            || left.is_some_and(|l| l < 0.01);
+                        let sent = self.task(f, order, task, left, stopping, bar, queue);
+                        if let Some((i, result)) = sent {
+                            if matches!(result, Ok((_, Some(_))) | Err(_)) {
+                                // An army (or a failure) ends the sweep: start nothing new.
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                            let _ = tx.send((i, result));
                         }
-                        let result = self.solve_case(f, order[i], left, bar);
-                        if matches!(result, Ok((_, Some(_))) | Err(_)) {
-                            // An army (or a failure) ends the sweep: start nothing new.
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        let _ = tx.send((i, result));
+                        queue.done();
                     }
                 });
             }
@@ -596,6 +624,51 @@ impl Sweep {
             .zip(order)
             .map(|(r, c)| r.unwrap_or_else(|| self.not_attempted(f, c, found)))
             .collect())
+    }
+
+    /// One worker's task: a case solved (or split, its boxes queued), or a box settled;
+    /// the case's result once it is complete. Nothing new is started when `stopping`, but a
+    /// split case still ends, as stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn task(
+        &self,
+        f: &Family,
+        order: &[&Case],
+        task: Task,
+        left: Option<f64>,
+        stopping: bool,
+        bar: Option<&ProgressBar>,
+        queue: &Queue,
+    ) -> Option<(usize, Solved)> {
+        match task {
+            Task::Case(_) if stopping => None,
+            Task::Case(i) => match self.solve_case(f, order[i], left, bar, true) {
+                Ok(Attempt::Done(r, found)) => Some((i, Ok((r, found)))),
+                Ok(Attempt::Split(mut p)) => {
+                    p.index = i;
+                    queue.split(p);
+                    None
+                }
+                Err(e) => Some((i, Err(e))),
+            },
+            Task::Child(i, k) => {
+                let sys = queue.child(i, k);
+                let label = format!("{:?} {} box {}", f.last_jump, order[i].key(), k + 1);
+                let verdict = match stopping {
+                    true if INTERRUPTED.load(Ordering::Relaxed) => {
+                        Ok((split::Child::Stopped(IpStatus::Interrupted), 0.0))
+                    }
+                    true => Ok((split::Child::Stopped(IpStatus::TimeLimit), 0.0)),
+                    false => self.solve_child(&sys, left, label),
+                };
+                let (v, secs) = match verdict {
+                    Ok(v) => v,
+                    Err(e) => return Some((i, Err(e))),
+                };
+                let p = queue.verdict(i, k, v, secs)?;
+                Some((i, self.finish_split(p, f, order[i], left)))
+            }
+        }
     }
 
     /// Exact certificates for the infeasible cases just solved, on `jobs` threads; each case
@@ -680,16 +753,20 @@ impl Sweep {
         }
     }
 
-    /// Solves one case's program: its log line, and the army when the case has one.
+    /// Solves one case's program: its log line, and the army when the case has one; or,
+    /// when `split` allows and HiGHS has not settled it within [`split::SPLIT_AFTER`]
+    /// seconds, the case cut into boxes for the workers ([`split`]). A case whose LP
+    /// relaxation is infeasible is settled by its exact certificate alone, without HiGHS.
     fn solve_case(
         &self,
         f: &Family,
         c: &Case,
         time_limit: Option<f64>,
         bar: Option<&ProgressBar>,
-    ) -> Result<(CaseResult, Option<Outcome>), Error> {
+        split: bool,
+    ) -> Result<Attempt, Error> {
+        let t0 = Instant::now();
         let mut r = blank(f.last_jump, c);
-        let mut found = None;
         let pagoda = f.pagoda.as_ref().unwrap();
         // Step 2 of the board argument with this case's E and S; where the slack pays for
         // any distance, the pagoda window, not proven.
@@ -705,25 +782,86 @@ impl Sweep {
         let (spec, def) = self.case_program(&board, f.last_jump, c, &limit);
         r.cells = board.cells.len();
         r.jumps = board.jumps.len();
+        let sys = crate::evidence::system(self.army, self.level, &def)?;
+        let mut proof = IpProof {
+            rows: sys.rows.len(),
+            cols: sys.cols.len(),
+            def,
+            highs: "infeasible".into(),
+            cbc: None,
+            certificate: None,
+            seconds: 0.0,
+        };
+        if let Some(cert) = crate::certify::farkas_within(&sys, time_limit) {
+            r.seconds = t0.elapsed().as_secs_f64();
+            r.status = "infeasible".into();
+            r.cbc = self.second(&board, &spec, time_limit, f.last_jump, c)?;
+            proof.highs = "not run: the LP relaxation is infeasible".into();
+            proof.cbc = r.cbc.clone();
+            proof.certificate = Some(Tree::Leaf(cert));
+            proof.seconds = r.seconds;
+            r.ip = Some(proof);
+            return Ok(Attempt::Done(r, None));
+        }
+        let after = self
+            .split_after
+            .filter(|_| split && self.jobs >= split::SPLIT_MIN_JOBS);
+        let boxes = after.and_then(|_| crate::certify::boxes(&sys));
+        let whole_limit = match (&boxes, after) {
+            (Some(_), Some(a)) => Some(time_limit.map_or(a, |t| t.min(a))),
+            _ => time_limit,
+        };
         let sol = solve::solve(
             Model::build(&board, &spec),
             &Options {
-                time_limit,
+                time_limit: whole_limit,
                 progress: bar.cloned(),
                 label: format!("{:?} {}", f.last_jump, c.key()),
             },
         )?;
-        r.seconds = sol.seconds;
+        r.seconds = t0.elapsed().as_secs_f64();
+        if let Some(boxes) = boxes.filter(|_| {
+            sol.status == IpStatus::TimeLimit
+                && time_limit.is_none_or(|t| t > after.unwrap_or(0.0) + 1.0)
+        }) && let Some(last) = crate::certify::farkas(&boxes.last)
+        {
+            let verdicts = vec![None; boxes.children.len()];
+            r.seconds = t0.elapsed().as_secs_f64();
+            return Ok(Attempt::Split(Box::new(split::Pending {
+                index: 0,
+                result: r,
+                board,
+                spec,
+                proof,
+                boxes,
+                last,
+                verdicts,
+            })));
+        }
+        let found = self.settle_case(&mut r, &board, &spec, &sol, time_limit, f, c, proof)?;
+        Ok(Attempt::Done(r, found))
+    }
+
+    /// A case's log line from HiGHS's verdict on the whole program.
+    #[allow(clippy::too_many_arguments)]
+    fn settle_case(
+        &self,
+        r: &mut CaseResult,
+        board: &Board,
+        spec: &Spec,
+        sol: &solve::IpSolution,
+        time_limit: Option<f64>,
+        f: &Family,
+        c: &Case,
+        mut proof: IpProof,
+    ) -> Result<Option<Outcome>, Error> {
+        let mut found = None;
         r.status = match sol.status {
             IpStatus::Infeasible => {
-                r.cbc = self.second(&board, &spec, time_limit, f.last_jump, c)?;
-                r.ip = Some(crate::evidence::uncertified(
-                    self.army,
-                    self.level,
-                    def,
-                    r.cbc.clone(),
-                    sol.seconds,
-                )?);
+                r.cbc = self.second(board, spec, time_limit, f.last_jump, c)?;
+                proof.cbc = r.cbc.clone();
+                proof.seconds = r.seconds;
+                r.ip = Some(proof);
                 "infeasible".into()
             }
             IpStatus::TimeLimit => "time_limit".into(),
@@ -731,7 +869,7 @@ impl Sweep {
             IpStatus::Optimal => {
                 let req = minimum::Request::new(self.army, self.level);
                 let mut out = minimum::empty_outcome(&req);
-                if minimum::settle(&mut out, &req, &board, &sol, f.last_jump) {
+                if minimum::settle(&mut out, &req, board, sol, f.last_jump) {
                     out.status = minimum::Status::Optimal;
                     r.army = Some(out.army_cells.clone());
                     r.play = Some(out.play.clone());
@@ -742,7 +880,7 @@ impl Sweep {
                 }
             }
         };
-        Ok((r, found))
+        Ok(found)
     }
 
     /// A case's program: the board's men per exponent class fixed to the profile, and at
@@ -813,6 +951,77 @@ impl Sweep {
             )));
         }
         Ok(Some(v.as_str()))
+    }
+}
+
+/// The sweep's tasks: cases, and the boxes of cases split on the fly (queued first, so
+/// that a split case, the longest, ends early). A worker waits while the queue is empty
+/// but another worker may still add boxes to it.
+struct Queue {
+    state: Mutex<QueueState>,
+    more: Condvar,
+}
+
+struct QueueState {
+    tasks: std::collections::VecDeque<Task>,
+    busy: usize,
+    split: HashMap<usize, split::Pending>,
+}
+
+impl Queue {
+    fn new(todo: &[usize]) -> Queue {
+        Queue {
+            state: Mutex::new(QueueState {
+                tasks: todo.iter().map(|&i| Task::Case(i)).collect(),
+                busy: 0,
+                split: HashMap::new(),
+            }),
+            more: Condvar::new(),
+        }
+    }
+
+    /// The next task, None when there is none and no worker can add one.
+    fn next(&self) -> Option<Task> {
+        let mut s = self.state.lock().unwrap();
+        loop {
+            if let Some(t) = s.tasks.pop_front() {
+                s.busy += 1;
+                return Some(t);
+            }
+            if s.busy == 0 {
+                return None;
+            }
+            s = self.more.wait(s).unwrap();
+        }
+    }
+
+    /// The task taken by [`Queue::next`] is over.
+    fn done(&self) {
+        self.state.lock().unwrap().busy -= 1;
+        self.more.notify_all();
+    }
+
+    /// Queues the boxes of a split case, ahead of the cases.
+    fn split(&self, p: Box<split::Pending>) {
+        let mut s = self.state.lock().unwrap();
+        for k in (0..p.verdicts.len()).rev() {
+            s.tasks.push_front(Task::Child(p.index, k));
+        }
+        s.split.insert(p.index, *p);
+        self.more.notify_all();
+    }
+
+    fn child(&self, i: usize, k: usize) -> LinearSystem {
+        self.state.lock().unwrap().split[&i].child(k).clone()
+    }
+
+    /// Records box k's verdict; the split case once every box has one.
+    fn verdict(&self, i: usize, k: usize, v: split::Child, secs: f64) -> Option<split::Pending> {
+        let mut s = self.state.lock().unwrap();
+        let p = s.split.get_mut(&i).unwrap();
+        p.verdicts[k] = Some(v);
+        p.result.seconds += secs;
+        if p.done() { s.split.remove(&i) } else { None }
     }
 }
 

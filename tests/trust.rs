@@ -168,3 +168,76 @@ fn the_summary_counts_every_integer_program_case_programs_included() {
     assert!(out.ips >= direct + 80, "{} IPs", out.ips);
     assert!(out.jumps > 0 && out.cells > 0);
 }
+
+fn solve_direct(army: &str, level: &str, dir: &std::path::Path) -> (serde_json::Value, String) {
+    let d = dir.to_str().unwrap();
+    let proof = dir.join("p.json");
+    let args = [
+        "solve",
+        "--army",
+        army,
+        "--level",
+        level,
+        "--out",
+        d,
+        "--json",
+        "-v",
+        "--proof",
+        proof.to_str().unwrap(),
+    ];
+    let (code, out, err) = solarmy(&args);
+    assert_eq!(code, 0, "{err}");
+    let (c, _, e) = solarmy(&["check", proof.to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
+    (serde_json::from_str(&out).unwrap(), err)
+}
+
+/// A resumed run takes the direct rounds an earlier run settled from its record, once their
+/// certificates check again, and solves nothing but the army's round; a record edited by
+/// hand or stamped for another program is not believed.
+#[test]
+fn a_resumed_run_takes_recorded_rounds_only_when_they_check_again() {
+    let dir = fresh("rounds");
+    let (first, _) = solve_direct("hexagonal", "6", &dir);
+    assert_eq!(first["min_size"], 36);
+    let ips = first["ips"].as_u64().unwrap();
+    assert!(ips >= 2, "{first}");
+    let (again, err) = solve_direct("hexagonal", "6", &dir);
+    assert_eq!(
+        (again["min_size"].clone(), again["lower_bound"].clone()),
+        (36.into(), 36.into())
+    );
+    assert_eq!(again["ips"], 1, "only the army's round is solved: {err}");
+    assert!(err.contains("as recorded by an earlier run"), "{err}");
+    let record = dir.join("hexagonal-6-rounds.jsonl");
+    let text = std::fs::read_to_string(&record).unwrap();
+    // Certificates stripped: every round is solved again.
+    let stripped: String = text
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if let Some(ev) = v.pointer_mut("/proof/evidence/direct/ip") {
+                ev["certificate"] = serde_json::Value::Null;
+            }
+            v.to_string() + "\n"
+        })
+        .collect();
+    std::fs::write(&record, stripped).unwrap();
+    let (v, err) = solve_direct("hexagonal", "6", &dir);
+    assert_eq!(v["min_size"], 36);
+    assert_eq!(v["ips"], ips, "{err}");
+    // Another program's stamp: ignored, and said so.
+    let text = std::fs::read_to_string(&record).unwrap();
+    std::fs::write(
+        &record,
+        text.replace("\"program\":\"solarmy ", "\"program\":\"solarmy 0.0.0-"),
+    )
+    .unwrap();
+    let (v, err) = solve_direct("hexagonal", "6", &dir);
+    assert_eq!(v["ips"], ips);
+    assert!(
+        err.contains("ignoring") && err.contains("rounds.jsonl"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -7,7 +7,7 @@
 //! for a second opinion, gets them one by one instead of the whole.
 
 use super::{farkas, tree};
-use crate::proof::farkas::{LinearSystem, Tree};
+use crate::proof::farkas::{Farkas, LinearSystem, Tree};
 
 /// Nodes and seconds of branch and bound per child.
 const CHILD_NODES: usize = 60;
@@ -16,29 +16,63 @@ const CHILD_SECONDS: f64 = 5.0;
 /// The tree of the split, when the system has a one-man row and its last box is proven
 /// empty; the second value counts the children left to the solvers.
 pub fn split(sys: &LinearSystem) -> Option<(Tree, usize)> {
+    let boxes = boxes(sys)?;
+    let last = farkas(&boxes.last)?;
+    let children: Vec<Option<Tree>> = boxes
+        .children
+        .iter()
+        .map(|child| {
+            farkas(child)
+                .map(Tree::Leaf)
+                .or_else(|| tree(child, CHILD_NODES, Some(CHILD_SECONDS)))
+        })
+        .collect();
+    let left = children.iter().filter(|t| t.is_none()).count();
+    Some((boxes.chain(children, last), left))
+}
+
+/// The boxes of a split on a one-man class: child i fixes the man on the class's i-th
+/// cell (and none on the cells before it); `last` has no man in the class, so it is empty
+/// by the class's row. Together they cover the system's box.
+pub struct Boxes {
+    pub cells: Vec<usize>,
+    pub children: Vec<LinearSystem>,
+    pub last: LinearSystem,
+}
+
+/// The split's boxes, when the system has a one-man row.
+pub fn boxes(sys: &LinearSystem) -> Option<Boxes> {
     let cells = one_man_row(sys)?;
-    let mut boxes = sys.clone();
+    let mut last = sys.clone();
     let mut children = Vec::new();
     for &c in &cells {
-        let mut child = boxes.clone();
+        let mut child = last.clone();
         child.cols[c] = (1, Some(1));
-        let t = farkas(&child)
-            .map(Tree::Leaf)
-            .or_else(|| tree(&child, CHILD_NODES, Some(CHILD_SECONDS)));
-        children.push(t);
-        boxes.cols[c].1 = Some(0);
+        children.push(child);
+        last.cols[c].1 = Some(0);
     }
-    let mut chain = Tree::Leaf(farkas(&boxes)?);
-    let left = children.iter().filter(|t| t.is_none()).count();
-    for (&c, child) in cells.iter().zip(children).rev() {
-        chain = Tree::Split {
-            col: c,
-            value: 0,
-            below: Box::new(chain),
-            above: Box::new(child.unwrap_or(Tree::Solver)),
-        };
+    Some(Boxes {
+        cells,
+        children,
+        last,
+    })
+}
+
+impl Boxes {
+    /// The split's tree from each child's certificate (None: left to the solvers) and the
+    /// last box's: the chain x_c1 >= 1 | (x_c1 <= 0, x_c2 >= 1) | … | (every x_c <= 0).
+    pub fn chain(&self, children: Vec<Option<Tree>>, last: Farkas) -> Tree {
+        let mut chain = Tree::Leaf(last);
+        for (&c, child) in self.cells.iter().zip(children).rev() {
+            chain = Tree::Split {
+                col: c,
+                value: 0,
+                below: Box::new(chain),
+                above: Box::new(child.unwrap_or(Tree::Solver)),
+            };
+        }
+        chain
     }
-    Some((chain, left))
 }
 
 /// The columns of the last row Σ x_c = 1 whose columns are all binary (with the checker's
