@@ -7,6 +7,7 @@
 
 use crate::bounds;
 use crate::export;
+use crate::geometry::Cell;
 use crate::golden::Golden;
 use crate::minimum::{self, Outcome, Request, Status};
 use crate::pagoda::Pagoda;
@@ -642,8 +643,14 @@ pub fn write_outputs_as(
     minimum: bool,
 ) -> Result<(PathBuf, PathBuf), String> {
     let (army, play) = output_paths(dir, stem);
-    export::write_atomic(&army, export::army_csv(&out.army_cells).as_bytes())?;
-    export::write_atomic(&play, export::play_csv(&out.play).as_bytes())?;
+    export::write_atomic(
+        &army,
+        export::army_csv(&out.army_cells, out.army.problem().spec.dimension).as_bytes(),
+    )?;
+    export::write_atomic(
+        &play,
+        export::play_csv(&out.play, out.army.problem().spec.dimension).as_bytes(),
+    )?;
     let lattice = out.army.lattice();
     let pagoda = Pagoda::improved(&lattice, out.last_jump.unwrap_or(lattice.directions[0]));
     let caption = format!(
@@ -753,7 +760,7 @@ fn print_summary(out: &Outcome) -> Result<(), Error> {
             out.army_cells.len(),
             out.play.len(),
             out.moves,
-            out.last_jump.unwrap_or((0, 0))
+            out.last_jump.unwrap_or(Cell::ORIGIN)
         );
     }
     s += &format!("{} integer programs, {:.2} s\n", out.ips, out.seconds);

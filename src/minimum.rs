@@ -192,7 +192,7 @@ impl Outcome {
         }
         let lattice = self.army.lattice();
         let p = Pagoda::standard(&lattice);
-        let at = self.level.min(crate::pagoda::window_level(lattice.start));
+        let at = self.level.min(crate::pagoda::window_level(&lattice));
         let weight = p.start_profile(at).total();
         if weight <= Golden::ONE {
             let counted_at = (at < self.level).then_some(at);
@@ -988,9 +988,9 @@ pub fn order_play(
         .collect();
     // The IP stops at {d, 2d}; the last jump is 2d over d into the target.
     play.push(Step {
-        from: (2 * d.0, 2 * d.1),
+        from: 2 * d,
         over: d,
-        to: (0, 0),
+        to: Cell::ORIGIN,
     });
     Some((army, play))
 }

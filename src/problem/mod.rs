@@ -6,7 +6,7 @@
 pub mod file;
 pub mod symmetry;
 
-use crate::geometry::{Embedding, Lattice, Region, StartRegion};
+use crate::geometry::{Cell, Embedding, Lattice, Region, StartRegion, symmetry_of};
 use file::{Cells, Metric, Spec, Start};
 use std::fmt;
 use std::path::Path;
@@ -87,6 +87,7 @@ impl Problem {
         let embedding = match self.spec.embedding.as_str() {
             "hexagonal" => Embedding::Hexagonal,
             "triangle" => Embedding::Triangle,
+            "cubic" => Embedding::Cubic,
             _ => Embedding::Square,
         };
         let start = match self.spec.start {
@@ -98,12 +99,13 @@ impl Problem {
             } => StartRegion::OutsideRhombus,
             _ => StartRegion::HalfSpace,
         };
-        let symmetries = self
-            .symmetries
+        let symmetries = self.symmetries.iter().map(|m| symmetry_of(m)).collect();
+        let directions: Vec<_> = self
+            .spec
+            .directions
             .iter()
-            .map(|m| [[m[0][0], m[0][1]], [m[1][0], m[1][1]]])
+            .map(|d| Cell::from_coords(d).expect("validated: 2 or 3 coordinates"))
             .collect();
-        let directions: Vec<_> = self.spec.directions.iter().map(|d| (d[0], d[1])).collect();
         Lattice::new(region, &directions, start, symmetries, embedding)
     }
 }
@@ -280,7 +282,10 @@ mod tests {
 
     #[test]
     fn derived_mirrors_are_the_papers() {
-        let m = |a: Army| a.lattice().mirror;
+        let m = |a: Army| {
+            let s = a.lattice().mirror;
+            (s[0][0], s[0][1])
+        };
         assert_eq!(m(Army::conway()), (-1, 0));
         assert_eq!(m(Army::skew()), (-1, 0));
         assert_eq!(m(Army::diagonal()), (-1, 0));
