@@ -14,9 +14,9 @@
 /// is a 3-D model's middle coordinate y and is 0 for every 2-D cell. So all code that reads
 /// "the row" reads slot 1 in every dimension, and a 2-D cell is (x, y, 0). Model files, CSV
 /// files, proof files and messages use the model's order (x, y) or (x, y, z): see
-/// [`Cell::from_coords`] and [`Cell::coords`]. Serialized (JSON), a cell with slot 2 = 0 is
-/// written [x, row], any other [x, y, z]: 2-D files are unchanged, and the last number of a
-/// cell is always its row.
+/// [`Cell::from_coords`] and [`Cell::coords`]. Serialized (JSON), a cell of a 2-D model is
+/// written [x, y] and one of a 3-D model [x, y, z] ([`set_write_dimension`]): 2-D files are
+/// unchanged.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Cell(pub i32, pub i32, pub i32);
 
@@ -49,6 +49,16 @@ impl Cell {
         } else {
             vec![self.0, self.1]
         }
+    }
+
+    /// The cell in file names: `x_y`, or `x_y_z` in 3-D.
+    pub fn tag(self) -> String {
+        let c: Vec<String> = self
+            .coords(self.write_dimension())
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        c.join("_")
     }
 
     /// Chebyshev norm max |coordinate|.
@@ -107,10 +117,34 @@ impl std::ops::Mul<Cell> for i32 {
     }
 }
 
+thread_local! {
+    /// The dimension cells are written in on this thread (0: as each cell needs, 2 or 3).
+    static WRITE_DIMENSION: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Cells written (JSON, messages) on this thread from now on have `dimension` coordinates:
+/// set when a model is loaded ([`crate::problem::Army::new`]), so a 3-D model's cells are
+/// written [x, y, z] even in the plane y = 0. Without it a cell is written [x, y] when its
+/// slot 2 is 0 and [x, y, z] otherwise; readers take both.
+pub fn set_write_dimension(dimension: usize) {
+    WRITE_DIMENSION.with(|d| d.set(dimension));
+}
+
+impl Cell {
+    /// The dimension this cell is written in on this thread ([`set_write_dimension`]).
+    fn write_dimension(self) -> usize {
+        match WRITE_DIMENSION.with(|d| d.get()) {
+            3 => 3,
+            _ if self.2 != 0 => 3,
+            _ => 2,
+        }
+    }
+}
+
 /// In the model's order: `(x, y)` for a 2-D cell as before, `(x, y, z)` for a 3-D one.
 impl std::fmt::Debug for Cell {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.2 == 0 {
+        if self.write_dimension() == 2 {
             write!(f, "({}, {})", self.0, self.1)
         } else {
             write!(f, "({}, {}, {})", self.0, self.2, self.1)
@@ -120,7 +154,7 @@ impl std::fmt::Debug for Cell {
 
 impl serde::Serialize for Cell {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.2 == 0 {
+        if self.write_dimension() == 2 {
             (self.0, self.1).serialize(s)
         } else {
             (self.0, self.2, self.1).serialize(s)

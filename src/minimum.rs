@@ -92,7 +92,7 @@ pub fn model_path(base: &std::path::Path, men: u64, d: Cell) -> std::path::PathB
         .extension()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or("mps".into());
-    base.with_file_name(format!("{stem}-{men}men-d{}_{}.{ext}", d.0, d.1))
+    base.with_file_name(format!("{stem}-{men}men-d{}.{ext}", d.tag()))
 }
 
 /// How a request ended.

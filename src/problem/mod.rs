@@ -62,12 +62,6 @@ impl Problem {
     /// Why the army search cannot take this problem on yet, if it cannot.
     fn unsupported(&self) -> Option<String> {
         let s = &self.spec;
-        if s.dimension != 2 {
-            return Some(format!(
-                "model '{}': dimension {} is read and checked, but the search handles only dimension 2 so far",
-                s.name, s.dimension
-            ));
-        }
         match (&s.start, &s.cells) {
             (_, Cells::List(_)) | (Start::Board, _) => Some(format!(
                 "model '{}': finite boards are not armies: the army search takes only infinite lattices (a board is solved by `solve --vacancy X,Y --finish X,Y` and `catalog`)",
@@ -132,6 +126,7 @@ impl Army {
         if let Some(why) = problem.unsupported() {
             return Err(why);
         }
+        crate::geometry::set_write_dimension(problem.spec.dimension);
         let mut loaded = registry().lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&l) = loaded.iter().find(|l| l.problem.spec == problem.spec) {
             return Ok(Army(l));
@@ -402,7 +397,7 @@ mod tests {
     }
 
     #[test]
-    fn boards_and_3d_are_read_but_not_armies_yet() {
+    fn boards_are_read_but_not_armies() {
         let board = model(
             "2",
             ORTHO,
@@ -412,9 +407,6 @@ mod tests {
         );
         let e = Army::parse(&board).unwrap_err();
         assert!(e.contains("finite boards"), "{e}");
-        let dirs3 = "[[1,0,0],[-1,0,0],[0,1,0],[0,-1,0],[0,0,1],[0,0,-1]]";
-        let e = Army::parse(&model("3", dirs3, "\"all\"", HALF, "")).unwrap_err();
-        assert!(e.contains("dimension 3"), "{e}");
         let desert = model(
             "2",
             ORTHO,
