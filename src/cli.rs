@@ -673,8 +673,11 @@ pub fn write_outputs_as(
         &caption,
     );
     export::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())?;
-    let html = crate::viewer::html(out.army, out.level, &out.army_cells, &out.play, &caption);
-    export::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
+    // The step-by-step viewer draws the plane; a 3-D play is drawn layer by layer instead.
+    if lattice.dimension() == 2 {
+        let html = crate::viewer::html(out.army, out.level, &out.army_cells, &out.play, &caption);
+        export::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
+    }
     let caption = format!("{caption}, {} jumps in {} moves", out.play.len(), out.moves);
     let svg = render::play_svg(
         &lattice,

@@ -497,6 +497,9 @@ pub fn army_svg(
     play: &[Step],
     caption: &str,
 ) -> String {
+    if lattice.dimension() == 3 {
+        return crate::layers::army_svg(pagoda, level, army, caption);
+    }
     let cells = window(lattice, army, &[]);
     let (w, h) = extent(lattice, &cells);
     let layout = Layout::new(lattice.embedding, &cells);
@@ -604,6 +607,9 @@ pub fn play_svg(
     play: &[Step],
     caption: &str,
 ) -> String {
+    if lattice.dimension() == 3 {
+        return crate::layers::play_svg(pagoda, level, army, play, caption);
+    }
     if moves_of(play).len() > STRIP_MOVES {
         jump_map_svg(lattice, pagoda, level, army, play, caption)
     } else {
