@@ -782,11 +782,13 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
             "standard input ('-') can stand for ARMY_CSV or PLAY_CSV, not both",
         ));
     }
-    let men = export::read_army(&a.army_csv)?;
-    let play = export::read_play(&a.play_csv)?;
+    let dimension = army.problem().spec.dimension;
+    let men = export::read_army_in(&a.army_csv, dimension)?;
+    let play = export::read_play_in(&a.play_csv, dimension)?;
     let r = verify::replay(&army.lattice(), level, &men, &play)?;
+    let target = if dimension == 3 { "(0,0,0)" } else { "(0,0)" };
     emitln(&format!(
-        "legal: {} men, {} jumps, {} moves, {} men left, target (0,0) reached at level {level}",
+        "legal: {} men, {} jumps, {} moves, {} men left, target {target} reached at level {level}",
         r.men, r.jumps, r.moves, r.men_left
     ))?;
     Ok(0)

@@ -144,6 +144,31 @@ fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<i32>>, String> {
     Ok(rows)
 }
 
+/// The file's dimension must be the model's: a z column exactly for a 3-D model.
+fn same_dimension(path: &Path, column: &str, dimension: usize) -> Result<(), Error> {
+    let three = has_column(path, column);
+    if three != (dimension == 3) {
+        return Err(Error::Input(format!(
+            "{}: line 1: {} column '{column}', but the model is {dimension}-dimensional",
+            path.display(),
+            if three { "a" } else { "no" }
+        )));
+    }
+    Ok(())
+}
+
+/// An army from CSV for a model of `dimension` 2 or 3 (a z column exactly in 3-D).
+pub fn read_army_in(path: &Path, dimension: usize) -> Result<Vec<Cell>, Error> {
+    same_dimension(path, "z", dimension)?;
+    read_army(path)
+}
+
+/// A play from CSV for a model of `dimension` 2 or 3 (z columns exactly in 3-D).
+pub fn read_play_in(path: &Path, dimension: usize) -> Result<Vec<Step>, Error> {
+    same_dimension(path, "from_z", dimension)?;
+    read_play(path)
+}
+
 /// An army from CSV: columns x, y, and z when the header has it.
 pub fn read_army(path: &Path) -> Result<Vec<Cell>, Error> {
     let dimension = if has_column(path, "z") { 3 } else { 2 };

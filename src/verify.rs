@@ -93,7 +93,14 @@ fn replay_rules(
         play_jump(&mut board, i + 1, s, shape)?;
     }
     if !board.contains(&Cell::ORIGIN) {
-        return Err("the play ends without a man on the target (0,0)".into());
+        let target = if lattice.dimension() == 3 {
+            "(0,0,0)"
+        } else {
+            "(0,0)"
+        };
+        return Err(format!(
+            "the play ends without a man on the target {target}"
+        ));
     }
     Ok(Replay {
         men: army.len(),

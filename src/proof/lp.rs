@@ -104,6 +104,9 @@ impl Weighed {
 /// The tail lemma's premise: every cell exists and every direction moves one step.
 pub fn tail_lemma_applies(lattice: &Lattice) -> Result<(), String> {
     let unit = |d: &Cell| d.0.abs() + d.1.abs() == 1;
+    if lattice.dimension() != 2 {
+        return Err("tail lemma: the LP's window is a square of Z²; the lattice is 3-D".into());
+    }
     if lattice.region != Region::All || lattice.directions.is_empty() {
         return Err("tail lemma: the lattice is not every cell of Z²".into());
     }
