@@ -10,7 +10,7 @@ use crate::pagoda::Pagoda;
 use crate::render::shade;
 use crate::verify::Step;
 use svg::Document;
-use svg::node::element::{Circle, Group, Rectangle, Text, Title};
+use svg::node::element::{Circle, Definitions, Group, Rectangle, Text, Title, Use};
 
 /// One cell width, in pixels.
 const UNIT: f64 = 14.0;
@@ -85,21 +85,22 @@ fn text(s: &str, (x, y): (f64, f64), anchor: &str) -> Text {
         .set("fill", "#333")
 }
 
-/// One layer z of a position, its top left corner at `at`.
-fn slice(f: &Frame, pagoda: &Pagoda, level: i32, z: i32, men: &[Cell], at: (f64, f64)) -> Group {
-    let top = f.top_exponent;
-    let mut g = Group::new();
+/// The shaded cells of layer z, its frame and its name, drawn once at the origin (id
+/// `layer-z`): every frame refers to it with `<use>`, so a play of many moves does not repeat
+/// every cell.
+fn layer(f: &Frame, pagoda: &Pagoda, level: i32, z: i32) -> Group {
+    let mut g = Group::new().set("id", format!("layer-{z}"));
     for y in f.y.0..=f.y.1 {
         for x in f.x.0..=f.x.1 {
             let c = Cell(x, z, y);
-            let (cx, cy) = f.place(c, at);
+            let (cx, cy) = f.place(c, (0.0, 0.0));
             g = g.add(
                 Rectangle::new()
                     .set("x", cx - UNIT / 2.0)
                     .set("y", cy - UNIT / 2.0)
                     .set("width", UNIT)
                     .set("height", UNIT)
-                    .set("fill", shade(pagoda.exponent(c), top))
+                    .set("fill", shade(pagoda.exponent(c), f.top_exponent))
                     .set("stroke", "#bbb")
                     .set("stroke-width", 0.5),
             );
@@ -108,13 +109,34 @@ fn slice(f: &Frame, pagoda: &Pagoda, level: i32, z: i32, men: &[Cell], at: (f64,
     let border = if z >= level { "#a33" } else { "#888" };
     g = g.add(
         Rectangle::new()
-            .set("x", at.0)
-            .set("y", at.1)
             .set("width", f.width())
             .set("height", f.height())
             .set("fill", "none")
             .set("stroke", border)
             .set("stroke-width", 1.2),
+    );
+    if z == 0 {
+        let (tx, ty) = f.place(Cell::ORIGIN, (0.0, 0.0));
+        g = g.add(
+            Circle::new()
+                .set("cx", tx)
+                .set("cy", ty)
+                .set("r", UNIT * 0.45)
+                .set("fill", "none")
+                .set("stroke", "#d00")
+                .set("stroke-width", 2),
+        );
+    }
+    g.add(text(&format!("z = {z}"), (f.width() / 2.0, -4.0), "middle"))
+}
+
+/// One layer z of a position, its top left corner at `at`: the shared layer and the men.
+fn slice(f: &Frame, z: i32, men: &[Cell], at: (f64, f64)) -> Group {
+    let mut g = Group::new().add(
+        Use::new()
+            .set("href", format!("#layer-{z}"))
+            .set("x", at.0)
+            .set("y", at.1),
     );
     for &c in men.iter().filter(|c| c.row() == z) {
         let (cx, cy) = f.place(c, at);
@@ -127,23 +149,7 @@ fn slice(f: &Frame, pagoda: &Pagoda, level: i32, z: i32, men: &[Cell], at: (f64,
                 .add(Title::new(format!("{c:?}"))),
         );
     }
-    if z == 0 {
-        let (tx, ty) = f.place(Cell::ORIGIN, at);
-        g = g.add(
-            Circle::new()
-                .set("cx", tx)
-                .set("cy", ty)
-                .set("r", UNIT * 0.45)
-                .set("fill", "none")
-                .set("stroke", "#d00")
-                .set("stroke-width", 2),
-        );
-    }
-    g.add(text(
-        &format!("z = {z}"),
-        (at.0 + f.width() / 2.0, at.1 - 4.0),
-        "middle",
-    ))
+    g
 }
 
 /// Frames (a name and the men), each a row of slices z = 0 … the highest layer used.
@@ -157,6 +163,9 @@ pub fn frames_svg(
     let row_h = f.height() + HEAD + GAP;
     let width = LEFT + (f.top + 1) as f64 * (f.width() + GAP);
     let height = HEAD + frames.len() as f64 * row_h + 24.0;
+    let defs = (0..=f.top).fold(Definitions::new(), |d, z| {
+        d.add(layer(&f, pagoda, level, z))
+    });
     let mut doc = Document::new()
         .set("viewBox", (0, 0, width, height))
         .set("width", width)
@@ -166,13 +175,14 @@ pub fn frames_svg(
                 .set("width", "100%")
                 .set("height", "100%")
                 .set("fill", "white"),
-        );
+        )
+        .add(defs);
     for (i, (name, men)) in frames.iter().enumerate() {
         let y = HEAD + i as f64 * row_h;
         doc = doc.add(text(name, (4.0, y + HEAD + f.height() / 2.0), "start"));
         for z in 0..=f.top {
             let at = (LEFT + z as f64 * (f.width() + GAP), y + HEAD);
-            doc = doc.add(slice(&f, pagoda, level, z, men, at));
+            doc = doc.add(slice(&f, z, men, at));
         }
     }
     doc.add(text(caption, (4.0, height - 8.0), "start"))
