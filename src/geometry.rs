@@ -1,7 +1,9 @@
 //! Lattices and jump directions: the geometry a model file ([`crate::problem`]) describes.
 //!
 //! Coordinates are the same everywhere in solarmy (CSV, JSON, pictures, tests): the target is
-//! (0,0); row y grows away from the target; level n means men may start only in rows y >= n.
+//! the origin; the row (y in 2-D, z in 3-D: the model's last coordinate) grows away from the
+//! target; level n means men may start only in rows >= n. Two and three dimensions are one
+//! mechanism: a [`Cell`] has three slots, the third 0 in 2-D.
 //! A jump from a over b into c has b = a + d and c = a + 2d for a direction d of the army.
 //! Problems differ only in the data held here: which cells exist, which directions jump, and
 //! the mirror that maps the problem onto itself (derived from the model file). Nothing
