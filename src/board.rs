@@ -205,16 +205,11 @@ impl Board {
             limit.max_exponent
         );
         let r = limit.max_exponent + 4;
-        let mut cells = Vec::new();
-        for y in -r..=r {
-            for x in -r..=r {
-                if let Some(e) = pagoda.exponent((x, y))
-                    && e <= limit.max_exponent
-                {
-                    cells.push((x, y));
-                }
-            }
-        }
+        let cells: Vec<Cell> = pagoda
+            .lattice
+            .window(r)
+            .filter(|&c| pagoda.exponent(c).is_some_and(|e| e <= limit.max_exponent))
+            .collect();
         let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let exponent = cells.iter().map(|&c| pagoda.exponent(c)).collect();
         let start = cells
@@ -224,9 +219,9 @@ impl Board {
         let mut jumps = Vec::new();
         let mut loss = Vec::new();
         for &from in &cells {
-            for &(dx, dy) in &pagoda.lattice.directions {
-                let over = (from.0 + dx, from.1 + dy);
-                let to = (from.0 + 2 * dx, from.1 + 2 * dy);
+            for &dd in &pagoda.lattice.directions {
+                let over = from + dd;
+                let to = from + 2 * dd;
                 let (Some(&o), Some(&t)) = (index.get(&over), index.get(&to)) else {
                     continue;
                 };
@@ -254,7 +249,7 @@ impl Board {
 
     /// The position {d, 2d} before a last jump along d, as board cells (the IP's FIN).
     pub fn last_jump_position(&self, d: Cell) -> Vec<usize> {
-        vec![self.index[&d], self.index[&(2 * d.0, 2 * d.1)]]
+        vec![self.index[&d], self.index[&(2 * d)]]
     }
 
     pub fn start_cells(&self) -> impl Iterator<Item = usize> + '_ {
@@ -270,7 +265,7 @@ mod tests {
     #[test]
     fn conway_level_4_board_for_19_men_is_proven_and_small() {
         let l = Army::conway().lattice();
-        let p = Pagoda::improved(&l, (0, 1));
+        let p = Pagoda::improved(&l, Cell::xy(0, 1));
         let lim = Limit::new(&p.start_profile(4), 19, Golden::ONE, MARGIN).unwrap();
         // 19 men weigh exactly 1 at best: no slack, so only lossless jumps, and no man can
         // stand beyond the 19th man's exponent 8.
@@ -296,23 +291,20 @@ mod tests {
             for d in l.last_jump_directions() {
                 let p = Pagoda::improved(&l, d);
                 for e_max in [2, 5, 9] {
-                    for y in -14..=14 {
-                        for x in -14..=14 {
-                            let Some(a) = p.exponent((x, y)) else {
+                    for from in l.window(14) {
+                        let Some(a) = p.exponent(from) else {
+                            continue;
+                        };
+                        for &dd in &l.directions {
+                            let (Some(b), Some(c)) =
+                                (p.exponent(from + dd), p.exponent(from + 2 * dd))
+                            else {
                                 continue;
                             };
-                            for &(dx, dy) in &l.directions {
-                                let (Some(b), Some(c)) = (
-                                    p.exponent((x + dx, y + dy)),
-                                    p.exponent((x + 2 * dx, y + 2 * dy)),
-                                ) else {
-                                    continue;
-                                };
-                                assert!(
-                                    g(a, e_max) + g(b, e_max) >= g(c, e_max),
-                                    "{army} d={d:?} E={e_max}: jump ({a},{b},{c}) gains weight"
-                                );
-                            }
+                            assert!(
+                                g(a, e_max) + g(b, e_max) >= g(c, e_max),
+                                "{army} d={d:?} E={e_max}: jump ({a},{b},{c}) gains weight"
+                            );
                         }
                     }
                 }

@@ -368,12 +368,13 @@ pub fn tableau(n: &[u64], fin_classes: &[i32]) -> Result<Vec<i64>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Cell;
     use crate::pagoda::Pagoda;
     use crate::problem::Army;
 
     #[test]
     fn table_5_diagonal_122_men_at_level_8() {
-        let p = Pagoda::improved(&Army::diagonal().lattice(), (1, 1)).start_profile(8);
+        let p = Pagoda::improved(&Army::diagonal().lattice(), Cell::xy(1, 1)).start_profile(8);
         let all = enumerate(&p, 122, Golden::ONE, &[1, 2], 40, BUDGET, None);
         assert!(all.complete);
         let cases = all.cases;
@@ -392,7 +393,7 @@ mod tests {
 
     #[test]
     fn the_case_cap_stops_the_enumeration() {
-        let p = Pagoda::improved(&Army::hexagonal().lattice(), (0, 1)).start_profile(6);
+        let p = Pagoda::improved(&Army::hexagonal().lattice(), Cell::xy(0, 1)).start_profile(6);
         let all = enumerate(&p, 40, Golden::ONE, &[1, 2], 60, BUDGET, None);
         assert!(all.cases.len() > 10 && all.stopped.is_none());
         let capped = enumerate_capped(&p, 40, Golden::ONE, &[1, 2], 60, BUDGET, 10, None);

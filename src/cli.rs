@@ -7,6 +7,7 @@
 
 use crate::bounds;
 use crate::export;
+use crate::geometry::Cell;
 use crate::golden::Golden;
 use crate::minimum::{self, Outcome, Request, Status};
 use crate::pagoda::Pagoda;
@@ -642,8 +643,14 @@ pub fn write_outputs_as(
     minimum: bool,
 ) -> Result<(PathBuf, PathBuf), String> {
     let (army, play) = output_paths(dir, stem);
-    export::write_atomic(&army, export::army_csv(&out.army_cells).as_bytes())?;
-    export::write_atomic(&play, export::play_csv(&out.play).as_bytes())?;
+    export::write_atomic(
+        &army,
+        export::army_csv(&out.army_cells, out.army.problem().spec.dimension).as_bytes(),
+    )?;
+    export::write_atomic(
+        &play,
+        export::play_csv(&out.play, out.army.problem().spec.dimension).as_bytes(),
+    )?;
     let lattice = out.army.lattice();
     let pagoda = Pagoda::improved(&lattice, out.last_jump.unwrap_or(lattice.directions[0]));
     let caption = format!(
@@ -666,8 +673,11 @@ pub fn write_outputs_as(
         &caption,
     );
     export::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())?;
-    let html = crate::viewer::html(out.army, out.level, &out.army_cells, &out.play, &caption);
-    export::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
+    // The step-by-step viewer draws the plane; a 3-D play is drawn layer by layer instead.
+    if lattice.dimension() == 2 {
+        let html = crate::viewer::html(out.army, out.level, &out.army_cells, &out.play, &caption);
+        export::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
+    }
     let caption = format!("{caption}, {} jumps in {} moves", out.play.len(), out.moves);
     let svg = render::play_svg(
         &lattice,
@@ -753,7 +763,7 @@ fn print_summary(out: &Outcome) -> Result<(), Error> {
             out.army_cells.len(),
             out.play.len(),
             out.moves,
-            out.last_jump.unwrap_or((0, 0))
+            out.last_jump.unwrap_or(Cell::ORIGIN)
         );
     }
     s += &format!("{} integer programs, {:.2} s\n", out.ips, out.seconds);
@@ -772,11 +782,13 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
             "standard input ('-') can stand for ARMY_CSV or PLAY_CSV, not both",
         ));
     }
-    let men = export::read_army(&a.army_csv)?;
-    let play = export::read_play(&a.play_csv)?;
+    let dimension = army.problem().spec.dimension;
+    let men = export::read_army_in(&a.army_csv, dimension)?;
+    let play = export::read_play_in(&a.play_csv, dimension)?;
     let r = verify::replay(&army.lattice(), level, &men, &play)?;
+    let target = if dimension == 3 { "(0,0,0)" } else { "(0,0)" };
     emitln(&format!(
-        "legal: {} men, {} jumps, {} moves, {} men left, target (0,0) reached at level {level}",
+        "legal: {} men, {} jumps, {} moves, {} men left, target {target} reached at level {level}",
         r.men, r.jumps, r.moves, r.men_left
     ))?;
     Ok(0)

@@ -125,9 +125,9 @@ fn write_problem(
     let play_path = dir.join(format!("{stem}-play.csv"));
     export::write_atomic(
         &dir.join(format!("{stem}-start.csv")),
-        export::army_csv(&start).as_bytes(),
+        export::army_csv(&start, 2).as_bytes(),
     )?;
-    export::write_atomic(&play_path, export::play_csv(play).as_bytes())?;
+    export::write_atomic(&play_path, export::play_csv(play, 2).as_bytes())?;
     let svg = catalog::play_svg(board, o.vacancy, play);
     export::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())?;
     if page {

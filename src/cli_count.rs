@@ -122,10 +122,16 @@ fn write(dir: &Path, out: &CountOutcome) -> Result<(), crate::error::Error> {
     let stem = format!("{}-{}-count", out.army, out.level);
     for (i, a) in out.armies.iter().enumerate() {
         let path = dir.join(format!("{stem}-{}-army.csv", i + 1));
-        export::write_atomic(&path, export::army_csv(&a.cells).as_bytes())?;
+        export::write_atomic(
+            &path,
+            export::army_csv(&a.cells, out.army.problem().spec.dimension).as_bytes(),
+        )?;
         if a.playable {
             let path = dir.join(format!("{stem}-{}-play.csv", i + 1));
-            export::write_atomic(&path, export::play_csv(&a.play).as_bytes())?;
+            export::write_atomic(
+                &path,
+                export::play_csv(&a.play, out.army.problem().spec.dimension).as_bytes(),
+            )?;
             let caption = format!(
                 "{} army, level {}: minimum army {}",
                 out.army,

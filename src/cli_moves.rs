@@ -161,7 +161,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, crate::cli::Error> {
     let csv = match (&a.out, &ans.play) {
         (Some(dir), Some(play)) => {
             let path = dir.join(format!("{army}-{level}-moves-play.csv"));
-            export::write_atomic(&path, export::play_csv(play).as_bytes())?;
+            export::write_atomic(&path, export::play_csv(play, 2).as_bytes())?;
             let caption = format!(
                 "{army} army, level {level}: {} men, {} moves{}",
                 men.len(),

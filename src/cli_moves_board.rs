@@ -20,7 +20,7 @@ fn cell(arg: Option<&str>, flag: &str) -> Result<Cell, Error> {
 }
 
 fn shift(c: Cell, by: Cell, sign: i32) -> Cell {
-    (c.0 + sign * by.0, c.1 + sign * by.1)
+    c + sign * by
 }
 
 fn shift_play(play: &[Step], by: Cell, sign: i32) -> Vec<Step> {
@@ -40,8 +40,12 @@ fn problem(board: &PegBoard, vacancy: Cell, finish: Cell) -> Problem {
     let cells: Vec<Cell> = board.cells.iter().map(|&c| shift(c, finish, -1)).collect();
     let set: HashSet<Cell> = cells.iter().copied().collect();
     let dirs: HashSet<Cell> = board.directions.iter().copied().collect();
-    let mut symmetries: Vec<Symmetry> = vec![[[1, 0], [0, 1]]];
-    for m in [[[-1, 0], [0, 1]], [[-1, -1], [0, 1]], [[-1, 1], [0, 1]]] {
+    let mut symmetries: Vec<Symmetry> = vec![crate::geometry::IDENTITY];
+    for m in [
+        [[-1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        [[-1, -1, 0], [0, 1, 0], [0, 0, 1]],
+        [[-1, 1, 0], [0, 1, 0], [0, 0, 1]],
+    ] {
         let f = |c: Cell| crate::geometry::apply(&m, c);
         if dirs.iter().all(|&d| dirs.contains(&f(d))) && set.iter().all(|&c| set.contains(&f(c))) {
             symmetries.push(m);
@@ -66,7 +70,7 @@ fn problem(board: &PegBoard, vacancy: Cell, finish: Cell) -> Problem {
         army: None,
         start: cells.iter().copied().filter(|&c| c != v).collect(),
         cells: Some(cells),
-        goal: Goal::OneManOn((0, 0)),
+        goal: Goal::OneManOn(Cell::ORIGIN),
     }
 }
 
@@ -165,9 +169,9 @@ fn report(
             // The start position beside the play, so `verify --model --finish` replays it.
             let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
             let start_csv = dir.join(format!("{stem}-moves-start.csv"));
-            export::write_atomic(&start_csv, export::army_csv(start).as_bytes())?;
+            export::write_atomic(&start_csv, export::army_csv(start, 2).as_bytes())?;
             let p = dir.join(format!("{stem}-moves-play.csv"));
-            export::write_atomic(&p, export::play_csv(play).as_bytes())?;
+            export::write_atomic(&p, export::play_csv(play, 2).as_bytes())?;
             Some(p)
         }
         _ => None,

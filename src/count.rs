@@ -269,7 +269,7 @@ fn canonical(lattice: &Lattice, cells: &[Cell]) -> (Symmetry, Vec<Cell>) {
             )
         })
         .min_by(|a, b| a.1.cmp(&b.1))
-        .unwrap_or(([[1, 0], [0, 1]], canonical_only(cells)))
+        .unwrap_or((crate::geometry::IDENTITY, canonical_only(cells)))
 }
 
 /// No-good cuts on a start set and all its images, wherever they lie on the board.

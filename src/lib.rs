@@ -32,6 +32,7 @@ pub mod evidence;
 pub mod export;
 pub mod geometry;
 pub mod golden;
+pub mod layers;
 pub mod lp_pagoda;
 pub mod minimum;
 pub mod model;

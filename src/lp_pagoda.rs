@@ -76,7 +76,7 @@ pub fn best(
     exact(lattice, level, r, &w, tau, normalised, lp_value)
 }
 
-fn index(r: i32, (x, y): Cell) -> Option<usize> {
+fn index(r: i32, Cell(x, y, _): Cell) -> Option<usize> {
     (x.abs() <= r && y.abs() <= r).then(|| ((y + r) * (2 * r + 1) + x + r) as usize)
 }
 
@@ -90,9 +90,9 @@ fn solve_lp(
 ) -> Result<(Vec<f64>, f64, f64), Error> {
     let side = 2 * r + 1;
     let cells: Vec<Cell> = (-r..=r)
-        .flat_map(|y| (-r..=r).map(move |x| (x, y)))
+        .flat_map(|y| (-r..=r).map(move |x| Cell::xy(x, y)))
         .collect();
-    let centre = normalised.unwrap_or((0, 0));
+    let centre = normalised.unwrap_or(Cell::ORIGIN);
     let outside = lp::outside_sum(r, centre).to_f64();
     let mut pb = RowProblem::default();
     let cost = costs(&cells, lattice, level, outside, heaviest);
@@ -108,12 +108,12 @@ fn solve_lp(
     };
     jump_rows(&mut pb, lattice, r, &term);
     match normalised {
-        None => pb.add_row(1.0..=1.0, [(w[index(r, (0, 0)).unwrap()], 1.0)]),
+        None => pb.add_row(1.0..=1.0, [(w[index(r, Cell::ORIGIN).unwrap()], 1.0)]),
         Some(d) => pb.add_row(
             1.0..=1.0,
             [
                 (w[index(r, d).unwrap()], 1.0),
-                (w[index(r, (2 * d.0, 2 * d.1)).unwrap()], 1.0),
+                (w[index(r, 2 * d).unwrap()], 1.0),
             ],
         ),
     }
@@ -160,7 +160,7 @@ fn jump_rows(
     for y in -r - 2..=r + 2 {
         for x in -r - 2..=r + 2 {
             for &d in &lattice.directions {
-                let (a, b, c) = ((x, y), (x + d.0, y + d.1), (x + 2 * d.0, y + 2 * d.1));
+                let (a, b, c) = (Cell::xy(x, y), Cell::xy(x, y) + d, Cell::xy(x, y) + 2 * d);
                 if [a, b, c].iter().all(|&e| index(r, e).is_none()) {
                     continue;
                 }
@@ -231,7 +231,7 @@ fn exact(
             weights: rounded.clone(),
             tail: Golden::from_int((tau * SCALE * (1.0 - lower)).floor().max(0.0) as i128),
             normalised,
-            centre: normalised.unwrap_or((0, 0)),
+            centre: normalised.unwrap_or(Cell::ORIGIN),
         };
         repair(lattice, &mut function);
         match lp::weigh(lattice, level, &function) {
@@ -258,14 +258,15 @@ fn repair(lattice: &Lattice, f: &mut LpFunction) {
         let mut changed = false;
         for y in -r..=r {
             for x in -r..=r {
-                let c = (x, y);
+                let c = Cell::xy(x, y);
                 let i = index(r, c).unwrap();
                 let allowed = lattice
                     .directions
                     .iter()
                     .map(|&d| {
                         let w = Weights::new(f);
-                        w.get((x - 2 * d.0, y - 2 * d.1)) + w.get((x - d.0, y - d.1))
+                        w.get(Cell::xy(x - 2 * d.0, y - 2 * d.1))
+                            + w.get(Cell::xy(x - d.0, y - d.1))
                     })
                     .min();
                 if let Some(a) = allowed
@@ -294,7 +295,7 @@ fn lower_tail(lattice: &Lattice, f: &mut LpFunction) -> bool {
     for y in -r..=r {
         for x in -r..=r {
             for &d in &lattice.directions {
-                let (b, c) = ((x + d.0, y + d.1), (x + 2 * d.0, y + 2 * d.1));
+                let (b, c) = (Cell::xy(x, y) + d, Cell::xy(x, y) + 2 * d);
                 // With b outside too, c is one step farther out than b: the jump holds for
                 // every τ.
                 if w.inside(c) || !w.inside(b) {
@@ -302,7 +303,7 @@ fn lower_tail(lattice: &Lattice, f: &mut LpFunction) -> bool {
                 }
                 // τ·σ^k <= w(a) + w(b).
                 let k = lp::manhattan(f.centre, c) - r;
-                let room = (w.get((x, y)) + w.get(b)) * Golden::pow(-k);
+                let room = (w.get(Cell::xy(x, y)) + w.get(b)) * Golden::pow(-k);
                 if tail > room {
                     tail = floor(room);
                 }
@@ -337,7 +338,7 @@ pub fn heaviest_weight(
     let r = f.radius;
     let w = Weights::new(f);
     let mut start: Vec<Golden> = (-r..=r)
-        .flat_map(|y| (-r..=r).map(move |x| (x, y)))
+        .flat_map(|y| (-r..=r).map(move |x| Cell::xy(x, y)))
         .filter(|&c| lattice.in_start(c, level))
         .map(|c| w.get(c))
         .collect();
@@ -520,7 +521,7 @@ mod tests {
                 &l,
                 level,
                 radius(level, DEFAULT_MARGIN).unwrap(),
-                Some((1, 0)),
+                Some(Cell::xy(1, 0)),
                 None,
             )
             .unwrap();

@@ -95,7 +95,7 @@ pub fn model_path(base: &std::path::Path, men: u64, d: Cell) -> std::path::PathB
         .extension()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or("mps".into());
-    base.with_file_name(format!("{stem}-{men}men-d{}_{}.{ext}", d.0, d.1))
+    base.with_file_name(format!("{stem}-{men}men-d{}.{ext}", d.tag()))
 }
 
 /// How a request ended.
@@ -195,7 +195,7 @@ impl Outcome {
         }
         let lattice = self.army.lattice();
         let p = Pagoda::standard(&lattice);
-        let at = self.level.min(crate::pagoda::window_level(lattice.start));
+        let at = self.level.min(crate::pagoda::window_level(&lattice));
         let weight = p.start_profile(at).total();
         if weight <= Golden::ONE {
             let counted_at = (at < self.level).then_some(at);
@@ -1068,9 +1068,9 @@ pub fn order_play(
         .collect();
     // The IP stops at {d, 2d}; the last jump is 2d over d into the target.
     play.push(Step {
-        from: (2 * d.0, 2 * d.1),
+        from: 2 * d,
         over: d,
-        to: (0, 0),
+        to: Cell::ORIGIN,
     });
     Some((army, play))
 }

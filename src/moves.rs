@@ -139,7 +139,7 @@ impl Problem {
             army: Some(army),
             cells: None,
             start: men.to_vec(),
-            goal: Goal::ManOn((0, 0)),
+            goal: Goal::ManOn(Cell::ORIGIN),
         })
     }
 
@@ -357,15 +357,18 @@ const NEAR: usize = 6;
 
 impl Tables {
     pub fn new(p: &Problem) -> Result<Tables, String> {
-        if p.goal.target() != (0, 0) {
+        if p.goal.target() != Cell::ORIGIN {
             return Err("the target must be (0,0)".into());
+        }
+        if p.lattice.dimension() != 2 {
+            return Err("the fewest-moves search takes two-dimensional lattices only".into());
         }
         let men = p.start.len() as i32;
         let margin = 2 * (men - 1).max(0) + 1;
         let wall = 2;
         let pad = margin + wall;
         let (mut xmin, mut xmax, mut ymin, mut ymax) = (0, 0, 0, 0);
-        for &(x, y) in &p.start {
+        for &Cell(x, y, _) in &p.start {
             xmin = xmin.min(x);
             xmax = xmax.max(x);
             ymin = ymin.min(y);
@@ -378,29 +381,33 @@ impl Tables {
         if n > 50_000_000 {
             return Err(format!("the search grid would have {n} cells: too large"));
         }
-        let cell = |i: usize| (x0 + (i as i32 % width), y0 + (i as i32 / width));
+        let cell = |i: usize| Cell::xy(x0 + (i as i32 % width), y0 + (i as i32 / width));
         let base: Vec<u8> = (0..n)
             .map(|i| {
-                let (x, y) = cell(i);
+                let Cell(x, y, _) = cell(i);
                 let inner = x >= x0 + wall
                     && x < x0 + width - wall
                     && y >= y0 + wall
                     && y < y0 + height - wall;
-                if inner && p.allowed((x, y)) { 0 } else { 2 }
+                if inner && p.allowed(Cell::xy(x, y)) {
+                    0
+                } else {
+                    2
+                }
             })
             .collect();
         let dirs = p
             .lattice
             .directions
             .iter()
-            .map(|&(dx, dy)| (dy * width + dx) as isize)
+            .map(|&Cell(dx, dy, _)| (dy * width + dx) as isize)
             .collect();
         let last_dirs: Vec<Cell> = p
             .lattice
             .directions
             .iter()
             .copied()
-            .filter(|&d| p.allowed(d) && p.allowed((2 * d.0, 2 * d.1)) && p.allowed((0, 0)))
+            .filter(|&d| p.allowed(d) && p.allowed(2 * d) && p.allowed(Cell::ORIGIN))
             .collect();
         let mut weights = Vec::new();
         let mut dist_lb = Vec::new();
@@ -429,7 +436,7 @@ impl Tables {
                     .collect(),
             );
         }
-        let pack = |(x, y): Cell| ((x + 32768) as u32) << 16 | (y + 32768) as u32;
+        let pack = |Cell(x, y, _): Cell| ((x + 32768) as u32) << 16 | (y + 32768) as u32;
         let key = (0..n).map(|i| pack(cell(i))).collect();
         let mirror_key = (0..n).map(|i| pack(p.lattice.reflect(cell(i)))).collect();
         let target = ((0 - y0) * width + (0 - x0)) as usize;
@@ -468,11 +475,11 @@ impl Tables {
         let jumps: Vec<(Cell, Cell, Cell)> = cells
             .iter()
             .flat_map(|&a| p.lattice.directions.iter().map(move |&d| (a, d)))
-            .map(|(a, d)| (a, (a.0 + d.0, a.1 + d.1), (a.0 + 2 * d.0, a.1 + 2 * d.1)))
+            .map(|(a, d)| (a, a + d, a + 2 * d))
             .filter(|&(_, b, c)| id.contains_key(&b) && id.contains_key(&c))
             .collect();
         let mut found: Vec<Vec<Cell>> = Vec::new();
-        for &(x, y) in cells {
+        for &Cell(x, y, _) in cells {
             for (w, h) in [
                 (1, 1),
                 (2, 1),
@@ -485,7 +492,7 @@ impl Tables {
                 (3, 3),
             ] {
                 let mut r: Vec<Cell> = (0..w)
-                    .flat_map(|i| (0..h).map(move |j| (x + i, y + j)))
+                    .flat_map(|i| (0..h).map(move |j| Cell::xy(x + i, y + j)))
                     .filter(|c| id.contains_key(c))
                     .collect();
                 r.sort();
@@ -493,7 +500,7 @@ impl Tables {
                 let merson = jumps
                     .iter()
                     .all(|&(a, b, c)| !inside(b) || inside(a) || inside(c));
-                if merson && r != [(0, 0)] && !found.contains(&r) {
+                if merson && r != [Cell::ORIGIN] && !found.contains(&r) {
                     found.push(r);
                 }
             }
@@ -534,12 +541,12 @@ impl Tables {
         n
     }
 
-    pub fn index(&self, (x, y): Cell) -> usize {
+    pub fn index(&self, Cell(x, y, _): Cell) -> usize {
         ((y - self.y0) * self.width + (x - self.x0)) as usize
     }
 
     pub fn cell(&self, i: usize) -> Cell {
-        (
+        Cell::xy(
             self.x0 + (i as i32 % self.width),
             self.y0 + (i as i32 / self.width),
         )

@@ -106,11 +106,8 @@ impl Search<'_> {
         let mut cands: Vec<usize> = (0..self.count.len()).filter(|&j| self.legal(j)).collect();
         if let Some(l) = last {
             let landed = self.to[l];
-            let (lx, ly) = self.board.cells[landed];
-            let dist = |j: usize| {
-                let (x, y) = self.board.cells[self.from[j]];
-                ((x - lx).abs() + (y - ly).abs()) as i64
-            };
+            let l = self.board.cells[landed];
+            let dist = |j: usize| (self.board.cells[self.from[j]] - l).manhattan() as i64;
             cands.sort_by_key(|&j| (self.from[j] != landed, -self.priority[j], dist(j)));
         } else {
             cands.sort_by_key(|&j| -self.priority[j]);

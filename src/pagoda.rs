@@ -11,14 +11,16 @@
 //! The pagoda condition σ^a + σ^b >= σ^c is checked exactly for every jump in the window
 //! ([`Pagoda::check`]), together with the jump types of the paper's Table 4 that occur.
 
-use crate::geometry::{Cell, Lattice, StartRegion};
+use crate::geometry::{Cell, Grid, Lattice, StartRegion};
 use crate::golden::Golden;
 use crate::problem::Army;
 use std::collections::{BTreeSet, VecDeque};
 
-/// Half-width of the square window the exponents are computed in. Exponents are exact for
-/// every cell of the window; counts per exponent are exact up to `trusted_exponent()`.
+/// Half-width of the window the exponents are computed in: a square in 2-D, a cube in 3-D.
+/// Exponents are exact for every cell of the window; counts per exponent are exact up to
+/// `trusted_exponent()`.
 const RADIUS: i32 = 72;
+const RADIUS_3D: i32 = 48;
 
 /// A pagoda function on one lattice: exponent(c) = offset + distance(source, c), or ∞ on
 /// blind cells.
@@ -29,13 +31,13 @@ pub struct Pagoda {
     /// Direction of a line through the target whose cells weigh 0 (Figure 7b).
     pub blind: Option<Cell>,
     pub lattice: Lattice,
-    grid: Vec<Option<i32>>,
+    grid: Grid<Option<i32>>,
 }
 
 impl Pagoda {
     /// The standard function: distance from the target (Figures 3, 4, 5a, 5b).
     pub fn standard(lattice: &Lattice) -> Pagoda {
-        Pagoda::build(lattice, (0, 0), 0, None)
+        Pagoda::build(lattice, Cell::ORIGIN, 0, None)
     }
 
     /// One plus the distance from d: the position {d, 2d} before a last jump along d weighs
@@ -54,22 +56,21 @@ impl Pagoda {
     }
 
     fn build(lattice: &Lattice, source: Cell, offset: i32, blind: Option<Cell>) -> Pagoda {
-        let side = (2 * RADIUS + 1) as usize;
-        let mut grid = vec![None; side * side];
+        let dimension = lattice.dimension();
+        let radius = if dimension == 3 { RADIUS_3D } else { RADIUS };
+        let mut grid = Grid::new(radius, dimension, None);
         let is_blind = |c: Cell| blind.is_some_and(|b| on_line(b, c));
-        let index = |(x, y): Cell| ((y + RADIUS) as usize) * side + (x + RADIUS) as usize;
-        let inside = |(x, y): Cell| x.abs() <= RADIUS && y.abs() <= RADIUS;
         let mut queue = VecDeque::new();
         if lattice.contains(source) && !is_blind(source) {
-            grid[index(source)] = Some(offset);
+            grid.set(source, Some(offset));
             queue.push_back(source);
         }
         while let Some(c) = queue.pop_front() {
-            let e = grid[index(c)].unwrap();
-            for &(dx, dy) in &lattice.directions {
-                let n = (c.0 + dx, c.1 + dy);
-                if inside(n) && lattice.contains(n) && !is_blind(n) && grid[index(n)].is_none() {
-                    grid[index(n)] = Some(e + 1);
+            let e = grid.get(c).unwrap();
+            for &dd in &lattice.directions {
+                let n = c + dd;
+                if grid.inside(n) && lattice.contains(n) && !is_blind(n) && grid.get(n).is_none() {
+                    grid.set(n, Some(e + 1));
                     queue.push_back(n);
                 }
             }
@@ -85,17 +86,12 @@ impl Pagoda {
 
     /// Exponents up to this value are complete within the window (all such cells lie in it).
     pub fn trusted_exponent(&self) -> i32 {
-        self.offset + RADIUS - self.source.0.abs().max(self.source.1.abs()) - 4
+        self.offset + self.grid.radius() - self.source.chebyshev() - 4
     }
 
     /// The exponent of a cell; None for ∞ (blind, or not a lattice cell).
-    pub fn exponent(&self, (x, y): Cell) -> Option<i32> {
-        assert!(
-            x.abs() <= RADIUS && y.abs() <= RADIUS,
-            "cell ({x},{y}) is outside the pagoda window"
-        );
-        let side = (2 * RADIUS + 1) as usize;
-        self.grid[((y + RADIUS) as usize) * side + (x + RADIUS) as usize]
+    pub fn exponent(&self, c: Cell) -> Option<i32> {
+        *self.grid.get(c)
     }
 
     pub fn weight(&self, c: Cell) -> Golden {
@@ -111,21 +107,19 @@ impl Pagoda {
     /// linear tail.
     /// Levels above [`WINDOW_LEVEL`] are beyond the window (see [`StartWeight`] for them).
     pub fn start_profile(&self, level: i32) -> Profile {
-        let window = window_level(self.lattice.start);
+        let window = window_level(&self.lattice);
         assert!(
             level <= window,
             "start_profile: level {level} is beyond the pagoda window (at most {window})"
         );
         let top = self.trusted_exponent();
         let mut counts = vec![0u64; (top + 1).max(0) as usize];
-        for y in -RADIUS..=RADIUS {
-            for x in -RADIUS..=RADIUS {
-                if let Some(e) = self.exponent((x, y))
-                    && e <= top
-                    && self.lattice.start.contains((x, y), level)
-                {
-                    counts[e as usize] += 1;
-                }
+        for c in self.lattice.window(self.grid.radius()) {
+            if let Some(e) = self.exponent(c)
+                && e <= top
+                && self.lattice.start.contains(c, level)
+            {
+                counts[e as usize] += 1;
             }
         }
         Profile::with_linear_tail(counts)
@@ -137,37 +131,33 @@ impl Pagoda {
         let mut types = BTreeSet::new();
         let mut lossy_landing_ok = true;
         let mut loss_gap_ok = true;
-        let r = self.trusted_exponent().min(RADIUS - 2);
-        for y in -r..=r {
-            for x in -r..=r {
-                let from = (x, y);
-                for &(dx, dy) in &self.lattice.directions {
-                    let over = (x + dx, y + dy);
-                    let to = (x + 2 * dx, y + 2 * dy);
-                    if !self.lattice.is_jump(from, over, to) {
-                        continue;
-                    }
-                    let loss = self.loss(from, over, to);
-                    if loss.signum() < 0 {
-                        return Err(format!(
-                            "jump {from:?} over {over:?} into {to:?} gains weight: not a pagoda function"
-                        ));
-                    }
-                    let (Some(a), Some(b), Some(c)) =
-                        (self.exponent(from), self.exponent(over), self.exponent(to))
-                    else {
-                        continue;
-                    };
-                    let top = a.max(b).max(c);
-                    types.insert(jump_type(a, b, c));
-                    // Board limit, step 2: landing above both other cells loses >= σ^{top−1}.
-                    if c == top && a < top && b < top && loss < Golden::pow(top - 1) {
-                        lossy_landing_ok = false;
-                    }
-                    // Proposition 1(1): a jump loses nothing or at least σ^top.
-                    if !loss.is_zero() && loss < Golden::pow(top) {
-                        loss_gap_ok = false;
-                    }
+        let r = self.trusted_exponent().min(self.grid.radius() - 2);
+        for from in self.lattice.window(r) {
+            for &dd in &self.lattice.directions {
+                let (over, to) = (from + dd, from + 2 * dd);
+                if !self.lattice.is_jump(from, over, to) {
+                    continue;
+                }
+                let loss = self.loss(from, over, to);
+                if loss.signum() < 0 {
+                    return Err(format!(
+                        "jump {from:?} over {over:?} into {to:?} gains weight: not a pagoda function"
+                    ));
+                }
+                let (Some(a), Some(b), Some(c)) =
+                    (self.exponent(from), self.exponent(over), self.exponent(to))
+                else {
+                    continue;
+                };
+                let top = a.max(b).max(c);
+                types.insert(jump_type(a, b, c));
+                // Board limit, step 2: landing above both other cells loses >= σ^{top−1}.
+                if c == top && a < top && b < top && loss < Golden::pow(top - 1) {
+                    lossy_landing_ok = false;
+                }
+                // Proposition 1(1): a jump loses nothing or at least σ^top.
+                if !loss.is_zero() && loss < Golden::pow(top) {
+                    loss_gap_ok = false;
                 }
             }
         }
@@ -190,13 +180,13 @@ pub fn blind_line(lattice: &Lattice, d: Cell) -> Option<Cell> {
         return None;
     }
     let p = Pagoda::build(lattice, d, 1, Some(b));
-    let before = p.weight(d) + p.weight((2 * d.0, 2 * d.1));
+    let before = p.weight(d) + p.weight(2 * d);
     (before == Golden::ONE && p.check().is_ok()).then_some(b)
 }
 
 fn on_line(b: Cell, c: Cell) -> bool {
     // c = t·b for an integer t.
-    b.0 * c.1 == b.1 * c.0 && (c.0 * b.0 + c.1 * b.1) % (b.0 * b.0 + b.1 * b.1) == 0
+    b.parallel(c) && c.dot(b) % b.dot(b) == 0
 }
 
 /// What [`Pagoda::check`] found.
@@ -238,34 +228,55 @@ pub fn jump_type(x: i32, y: i32, z: i32) -> &'static str {
     "other"
 }
 
-/// Number of start cells per exponent: explicit below `counts.len()`, then linear in each
-/// parity class, α_r·e + β_r for e ≡ r (mod 2) (the skew army's counts alternate).
+/// Number of start cells per exponent: explicit below `counts.len()`, then a polynomial of
+/// degree at most 2 in each parity class, α_r·e² + β_r·e + γ_r for e ≡ r (mod 2) (the skew
+/// army's counts alternate; in 2-D α = 0, counts grow linearly; a 3-D half-space grows
+/// quadratically).
 #[derive(Clone, Debug)]
 pub struct Profile {
     pub counts: Vec<u64>,
-    /// (α, β) for even and for odd exponents.
-    pub tail: [(i64, i64); 2],
+    /// (α, β, γ) for even and for odd exponents.
+    pub tail: [(i64, i64, i64); 2],
 }
 
 impl Profile {
-    /// Reads the growth off the last explicit counts and checks that it holds over a stretch
-    /// of them, so the tail formula is derived, not assumed.
+    /// Reads the polynomial off the last three explicit counts of each parity class and
+    /// checks that it holds over a stretch of them, so the tail formula is derived, not
+    /// assumed.
     fn with_linear_tail(mut counts: Vec<u64>) -> Profile {
         let n = counts.len();
         assert!(n > 40, "pagoda window too small");
         let c = |i: usize| counts[i] as i64;
-        let mut tail = [(0, 0); 2];
+        let mut tail = [(0, 0, 0); 2];
         for (r, t) in tail.iter_mut().enumerate() {
             let last = if (n - 1) % 2 == r { n - 1 } else { n - 2 };
-            let alpha = (c(last) - c(last - 2)) / 2;
+            // Second differences over steps of 2 are 8α; first differences give β.
+            let (e1, e2) = (last as i64 - 2, last as i64);
+            let (c0, c1, c2) = (c(last - 4), c(last - 2), c(last));
+            let second = c2 - 2 * c1 + c0;
+            assert_eq!(
+                second % 8,
+                0,
+                "start cells per exponent are not a polynomial"
+            );
+            let alpha = second / 8;
+            let first = c2 - c1 - alpha * (e2 * e2 - e1 * e1);
+            assert_eq!(
+                first % 2,
+                0,
+                "start cells per exponent are not a polynomial"
+            );
+            let beta = first / 2;
+            let gamma = c2 - alpha * e2 * e2 - beta * e2;
             for i in (last - 24..=last).rev().step_by(2) {
+                let e = i as i64;
                 assert_eq!(
-                    c(i) - c(i - 2),
-                    2 * alpha,
-                    "start cells per exponent do not grow linearly"
+                    c(i),
+                    alpha * e * e + beta * e + gamma,
+                    "start cells per exponent do not grow polynomially"
                 );
             }
-            *t = (alpha, c(last) - alpha * last as i64);
+            *t = (alpha, beta, gamma);
         }
         counts.truncate(n - 8);
         Profile { counts, tail }
@@ -277,23 +288,30 @@ impl Profile {
         } else if (e as usize) < self.counts.len() {
             self.counts[e as usize]
         } else {
-            let (alpha, beta) = self.tail[(e % 2) as usize];
-            (alpha * e as i64 + beta).max(0) as u64
+            let (alpha, beta, gamma) = self.tail[(e % 2) as usize];
+            let e = e as i64;
+            (alpha * e * e + beta * e + gamma).max(0) as u64
         }
     }
 
     /// Exact weight of all start cells: the explicit part plus, for each parity class
-    /// starting at e0, Σ_k (α(e0 + 2k) + β)σ^{e0+2k} = (αe0 + β)σ^{e0−1} + 2ασ^{e0}
-    /// (from Σ_k σ^{2k} = 1/σ and Σ_k kσ^{2k} = 1, both by σ² + σ = 1).
+    /// starting at e0, Σ_k p(e0 + 2k)σ^{e0+2k} for p(e) = αe² + βe + γ, which is
+    /// σ^{e0}(p(e0)·S0 + (4αe0 + 2β)·S1 + 4α·S2) with S0 = Σ_k σ^{2k} = 1/σ = 1 + σ,
+    /// S1 = Σ_k kσ^{2k} = 1 and S2 = Σ_k k²σ^{2k} = (1 + σ²)/σ = (1 + σ²)(1 + σ) (all by
+    /// σ² + σ = 1 and Σ_k k²x^k = x(1 + x)/(1 − x)³ at x = σ²). For α = 0 this is the
+    /// linear form (βe0 + γ)σ^{e0−1} + 2βσ^{e0}.
     pub fn total(&self) -> Golden {
         let m = self.counts.len() as i32;
         let explicit: Golden = (0..m).map(|e| self.count(e) as i128 * Golden::pow(e)).sum();
+        let s0 = Golden::pow(-1);
+        let s2 = (Golden::ONE + Golden::pow(2)) * Golden::pow(-1);
         let tail: Golden = [m, m + 1]
             .into_iter()
             .map(|e0| {
-                let (alpha, beta) = self.tail[(e0 % 2) as usize];
-                (alpha as i128 * e0 as i128 + beta as i128) * Golden::pow(e0 - 1)
-                    + 2 * alpha as i128 * Golden::pow(e0)
+                let (alpha, beta, gamma) = self.tail[(e0 % 2) as usize];
+                let (a, b, g, e) = (alpha as i128, beta as i128, gamma as i128, e0 as i128);
+                let p = a * e * e + b * e + g;
+                Golden::pow(e0) * (p * s0 + (4 * a * e + 2 * b) * Golden::ONE + 4 * a * s2)
             })
             .sum();
         explicit + tail
@@ -370,13 +388,11 @@ pub fn sharper_profile(army: Army, d: Cell, level: i32) -> Option<Profile> {
         Pagoda::paper_improved(army, d),
     );
     let r = sharp.trusted_exponent();
-    let agree = (-r..=r)
-        .flat_map(|y| (-r..=r).map(move |x| (x, y)))
-        .all(|c| {
-            sharp
-                .exponent(c)
-                .is_none_or(|e| plain.exponent(c) == Some(e))
-        });
+    let agree = lattice.window(r).all(|c| {
+        sharp
+            .exponent(c)
+            .is_none_or(|e| plain.exponent(c) == Some(e))
+    });
     agree.then(|| sharp.start_profile(level))
 }
 
@@ -413,13 +429,14 @@ impl StartWeight {
     pub fn of(army: Army, level: i32) -> StartWeight {
         let p = Pagoda::standard(&army.lattice());
         let factor_at = |n: i32| p.start_profile(n).total() * Golden::pow(-n);
-        if level <= WINDOW_LEVEL {
+        let window = window_level(&p.lattice);
+        if level <= window {
             return StartWeight {
                 level,
                 factor: factor_at(level),
             };
         }
-        let (n0, n1, n2) = (WINDOW_LEVEL - 2, WINDOW_LEVEL - 1, WINDOW_LEVEL);
+        let (n0, n1, n2) = (window - 2, window - 1, window);
         let (f0, f1, f2) = (factor_at(n0), factor_at(n1), factor_at(n2));
         let slope = f1 - f0;
         assert_eq!(f2 - f1, slope, "start rows' weight is not σ^n (p·n + q)");
@@ -467,12 +484,18 @@ impl std::fmt::Display for StartWeight {
 pub const DESERT_WINDOW_LEVEL: i32 = 20;
 
 /// The highest level whose start region [`Pagoda::start_profile`] counts exactly.
-pub fn window_level(start: StartRegion) -> i32 {
-    match start {
+pub fn window_level(lattice: &Lattice) -> i32 {
+    match lattice.start {
+        _ if lattice.dimension() == 3 => WINDOW_LEVEL_3D,
         StartRegion::OutsideSquare => DESERT_WINDOW_LEVEL,
         _ => WINDOW_LEVEL,
     }
 }
+
+/// Levels a 3-D start region is counted at exactly: its counts per exponent grow
+/// quadratically from the level on, and the cube window of radius 48 sees them do so over
+/// a stretch only up to here.
+pub const WINDOW_LEVEL_3D: i32 = 16;
 
 /// Why a level is out of reach: the exact weight of all start cells against the target's.
 pub fn impossibility_reason(army: Army, level: i32) -> Option<String> {
@@ -513,8 +536,8 @@ mod tests {
     use super::*;
 
     fn row(p: &Pagoda, y: i32, xs: std::ops::RangeInclusive<i32>) -> Vec<i32> {
-        xs.filter(|&x| p.lattice.contains((x, y)))
-            .map(|x| p.exponent((x, y)).unwrap_or(-1))
+        xs.filter(|&x| p.lattice.contains(Cell::xy(x, y)))
+            .map(|x| p.exponent(Cell::xy(x, y)).unwrap_or(-1))
             .collect()
     }
 
@@ -559,7 +582,7 @@ mod tests {
     #[test]
     fn figure_6a_7a_7b_improved() {
         // Figure 6a: the 1 is the cell d = (1, 1) that the last (diagonal) jump passes over.
-        let d = Pagoda::paper_improved(Army::diagonal(), (1, 1));
+        let d = Pagoda::paper_improved(Army::diagonal(), Cell::xy(1, 1));
         assert_eq!(
             row(&d, 0, -4..=8),
             vec![6, 5, 4, 3, 2, 2, 2, 3, 4, 5, 6, 7, 8]
@@ -573,7 +596,7 @@ mod tests {
             vec![6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8]
         );
         // Figure 7a: d = (0, 1).
-        let h = Pagoda::paper_improved(Army::hexagonal(), (0, 1));
+        let h = Pagoda::paper_improved(Army::hexagonal(), Cell::xy(0, 1));
         assert_eq!(
             row(&h, 0, -5..=7),
             vec![7, 6, 5, 4, 3, 2, 2, 3, 4, 5, 6, 7, 8]
@@ -587,7 +610,7 @@ mod tests {
             vec![8, 7, 6, 5, 4, 3, 3, 3, 4, 5, 6, 7, 8, 9]
         );
         // Figure 7b: the edge x = y weighs 0 (printed as ∞, here -1).
-        let p = Pagoda::paper_improved(Army::pablito(), (0, 1));
+        let p = Pagoda::paper_improved(Army::pablito(), Cell::xy(0, 1));
         assert_eq!(row(&p, 0, 0..=0), vec![-1]);
         assert_eq!(row(&p, 1, 0..=1), vec![1, -1]);
         assert_eq!(row(&p, 6, 0..=6), vec![6, 6, 6, 6, 6, 6, -1]);
@@ -639,11 +662,19 @@ mod tests {
     #[test]
     fn table_3_lower_bounds() {
         let table: [(Army, Cell, &[u64]); 5] = [
-            (Army::conway(), (0, 1), &[2, 4, 8, 19]),
-            (Army::skew(), (1, 1), &[2, 3, 5, 9, 18, 43]),
-            (Army::pablito(), (0, 1), &[2, 3, 5, 9, 18, 51]),
-            (Army::hexagonal(), (0, 1), &[2, 3, 5, 9, 16, 35, 140]),
-            (Army::diagonal(), (1, 1), &[2, 3, 5, 7, 13, 23, 45, 122]),
+            (Army::conway(), Cell::xy(0, 1), &[2, 4, 8, 19]),
+            (Army::skew(), Cell::xy(1, 1), &[2, 3, 5, 9, 18, 43]),
+            (Army::pablito(), Cell::xy(0, 1), &[2, 3, 5, 9, 18, 51]),
+            (
+                Army::hexagonal(),
+                Cell::xy(0, 1),
+                &[2, 3, 5, 9, 16, 35, 140],
+            ),
+            (
+                Army::diagonal(),
+                Cell::xy(1, 1),
+                &[2, 3, 5, 7, 13, 23, 45, 122],
+            ),
         ];
         for (army, d, want) in table {
             let p = Pagoda::paper_improved(army, d);

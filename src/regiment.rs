@@ -85,22 +85,22 @@ mod tests {
     fn regiments_follow_the_remover_chain() {
         // The last jump is (2,0) over d = (1,0) into the target.
         let army = [
-            (2, 2), // T, removed by R
-            (1, 2), // R, removed by E
-            (4, 2), // E, the target man
-            (2, 1), // F, removed by E
-            (3, 0), // G, the d man
-            (2, 0), // H, removed by G
-            (9, 9), // S, left standing
-            (9, 8), // U, removed by S
+            Cell::xy(2, 2), // T, removed by R
+            Cell::xy(1, 2), // R, removed by E
+            Cell::xy(4, 2), // E, the target man
+            Cell::xy(2, 1), // F, removed by E
+            Cell::xy(3, 0), // G, the d man
+            Cell::xy(2, 0), // H, removed by G
+            Cell::xy(9, 9), // S, left standing
+            Cell::xy(9, 8), // U, removed by S
         ];
         let play = [
-            s((9, 9), (9, 8), (9, 7)),
-            s((3, 0), (2, 0), (1, 0)),
-            s((1, 2), (2, 2), (3, 2)),
-            s((4, 2), (3, 2), (2, 2)),
-            s((2, 2), (2, 1), (2, 0)),
-            s((2, 0), (1, 0), (0, 0)),
+            s(Cell::xy(9, 9), Cell::xy(9, 8), Cell::xy(9, 7)),
+            s(Cell::xy(3, 0), Cell::xy(2, 0), Cell::xy(1, 0)),
+            s(Cell::xy(1, 2), Cell::xy(2, 2), Cell::xy(3, 2)),
+            s(Cell::xy(4, 2), Cell::xy(3, 2), Cell::xy(2, 2)),
+            s(Cell::xy(2, 2), Cell::xy(2, 1), Cell::xy(2, 0)),
+            s(Cell::xy(2, 0), Cell::xy(1, 0), Cell::ORIGIN),
         ];
         assert_eq!(
             regiments(&army, &play),
@@ -110,10 +110,13 @@ mod tests {
 
     #[test]
     fn regiments_of_no_play_or_a_broken_one_are_spare() {
-        let army = [(0, 1), (0, 2)];
+        let army = [Cell::xy(0, 1), Cell::xy(0, 2)];
         assert_eq!(regiments(&army, &[]), vec![Spare; 2]);
         // The second jump starts from an empty cell.
-        let play = [s((0, 2), (0, 1), (0, 0)), s((0, 2), (0, 1), (0, 0))];
+        let play = [
+            s(Cell::xy(0, 2), Cell::xy(0, 1), Cell::ORIGIN),
+            s(Cell::xy(0, 2), Cell::xy(0, 1), Cell::ORIGIN),
+        ];
         assert_eq!(regiments(&army, &play), vec![Spare; 2]);
         assert_eq!(regiments(&army, &play[..1]), vec![Over, Target]);
     }

@@ -88,7 +88,7 @@ fn move_colour(k: usize, n: usize) -> String {
 /// bounding box (in the plane) of the army, the play and the target, plus a one-cell rim.
 pub(crate) fn window(lattice: &Lattice, army: &[Cell], play: &[Step]) -> Vec<Cell> {
     let e = lattice.embedding;
-    let touched: Vec<Cell> = std::iter::once((0, 0))
+    let touched: Vec<Cell> = std::iter::once(Cell::ORIGIN)
         .chain(army.iter().copied())
         .chain(play.iter().flat_map(|s| [s.from, s.over, s.to]))
         .collect();
@@ -110,9 +110,12 @@ pub(crate) fn window(lattice: &Lattice, army: &[Cell], play: &[Step]) -> Vec<Cel
     let mut cells = Vec::new();
     for y in r0..=r1 {
         for x in -span..=span {
-            let (px, py) = e.point((x, y));
-            if lattice.contains((x, y)) && (x0..=x1).contains(&px) && (y0..=y1).contains(&py) {
-                cells.push((x, y));
+            let (px, py) = e.point(Cell::xy(x, y));
+            if lattice.contains(Cell::xy(x, y))
+                && (x0..=x1).contains(&px)
+                && (y0..=y1).contains(&py)
+            {
+                cells.push(Cell::xy(x, y));
             }
         }
     }
@@ -122,7 +125,7 @@ pub(crate) fn window(lattice: &Lattice, army: &[Cell], play: &[Step]) -> Vec<Cel
 fn cell_shape(e: Embedding, (cx, cy): (f64, f64), fill: &str) -> Box<dyn svg::Node> {
     let r = UNIT / 2.0;
     match e {
-        Embedding::Square => Box::new(
+        Embedding::Square | Embedding::Cubic => Box::new(
             Rectangle::new()
                 .set("x", cx - r)
                 .set("y", cy - r)
@@ -226,7 +229,7 @@ fn background(lattice: &Lattice, pagoda: &Pagoda, level: i32, cells: &[Cell]) ->
         return g.add(desert_outline(lattice, level, cells, &place));
     }
     // Desert edge: between rows level − 1 and level.
-    let edge_y = (((level as f64 - 0.5) * e.point((0, 1)).1) - layout.min.1) * UNIT + UNIT;
+    let edge_y = (((level as f64 - 0.5) * e.point(Cell::xy(0, 1)).1) - layout.min.1) * UNIT + UNIT;
     let (x_lo, x_hi) = cells.iter().fold((f64::MAX, f64::MIN), |(a, b), &c| {
         let (x, _) = place(c);
         (a.min(x), b.max(x))
@@ -251,17 +254,20 @@ fn desert_outline(
     cells: &[Cell],
     place: &dyn Fn(Cell) -> (f64, f64),
 ) -> Group {
-    let (lo, hi) = cells.iter().fold(((0, 0), (0, 0)), |(lo, hi), &(x, y)| {
-        ((lo.0.min(x), lo.1.min(y)), (hi.0.max(x), hi.1.max(y)))
-    });
+    let (lo, hi) = cells
+        .iter()
+        .fold(((0, 0), (0, 0)), |(lo, hi), &Cell(x, y, _)| {
+            ((lo.0.min(x), lo.1.min(y)), (hi.0.max(x), hi.1.max(y)))
+        });
     let mut g = Group::new();
     for y in lo.1..=hi.1 {
         for x in lo.0..=hi.0 {
-            for n in [(x + 1, y), (x, y + 1)] {
-                if lattice.start.contains((x, y), level) == lattice.start.contains(n, level) {
+            for n in [Cell::xy(x + 1, y), Cell::xy(x, y + 1)] {
+                if lattice.start.contains(Cell::xy(x, y), level) == lattice.start.contains(n, level)
+                {
                     continue;
                 }
-                let ((ax, ay), (bx, by)) = (place((x, y)), place(n));
+                let ((ax, ay), (bx, by)) = (place(Cell::xy(x, y)), place(n));
                 let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
                 let (hx, hy) = ((by - ay) / 2.0, (ax - bx) / 2.0); // half a side, turned
                 g = g.add(
@@ -293,7 +299,7 @@ fn man(c: Cell, (x, y): (f64, f64), r: f64, fill: &str) -> Circle {
 
 /// The target ringed in red.
 fn target_ring(layout: &Layout, origin: (f64, f64)) -> Circle {
-    let (tx, ty) = layout.place((0, 0), origin);
+    let (tx, ty) = layout.place(Cell::ORIGIN, origin);
     Circle::new()
         .set("cx", tx)
         .set("cy", ty)
@@ -491,6 +497,9 @@ pub fn army_svg(
     play: &[Step],
     caption: &str,
 ) -> String {
+    if lattice.dimension() == 3 {
+        return crate::layers::army_svg(pagoda, level, army, caption);
+    }
     let cells = window(lattice, army, &[]);
     let (w, h) = extent(lattice, &cells);
     let layout = Layout::new(lattice.embedding, &cells);
@@ -598,6 +607,9 @@ pub fn play_svg(
     play: &[Step],
     caption: &str,
 ) -> String {
+    if lattice.dimension() == 3 {
+        return crate::layers::play_svg(pagoda, level, army, play, caption);
+    }
     if moves_of(play).len() > STRIP_MOVES {
         jump_map_svg(lattice, pagoda, level, army, play, caption)
     } else {

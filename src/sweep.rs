@@ -1067,7 +1067,7 @@ impl LogWriter {
 
 /// DIR-relative name of a case log: <army>-<level>-<men>-d<x>_<y>[-…][-wider<extra>]-cases.jsonl.
 fn log_name(army: Army, level: i32, men: u64, dirs: &[Cell], extra: i32) -> String {
-    let dirs: Vec<String> = dirs.iter().map(|d| format!("d{}_{}", d.0, d.1)).collect();
+    let dirs: Vec<String> = dirs.iter().map(|d| format!("d{}", d.tag())).collect();
     let wider = if extra > 0 {
         format!("-wider{extra}")
     } else {

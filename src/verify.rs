@@ -92,8 +92,15 @@ fn replay_rules(
             .then_some("not a jump of this army (cells not in a line along a jump direction)");
         play_jump(&mut board, i + 1, s, shape)?;
     }
-    if !board.contains(&(0, 0)) {
-        return Err("the play ends without a man on the target (0,0)".into());
+    if !board.contains(&Cell::ORIGIN) {
+        let target = if lattice.dimension() == 3 {
+            "(0,0,0)"
+        } else {
+            "(0,0)"
+        };
+        return Err(format!(
+            "the play ends without a man on the target {target}"
+        ));
     }
     Ok(Replay {
         men: army.len(),
@@ -123,8 +130,8 @@ pub fn replay_board(
         }
     }
     for (i, s) in play.iter().enumerate() {
-        let d = (s.over.0 - s.from.0, s.over.1 - s.from.1);
-        let shape = if !directions.contains(&d) || s.to != (s.over.0 + d.0, s.over.1 + d.1) {
+        let d = s.over - s.from;
+        let shape = if !directions.contains(&d) || s.to != s.over + d {
             Some("not a jump of this board (cells not in a line along a jump direction)")
         } else if ![s.from, s.over, s.to].iter().all(|c| cells.contains(c)) {
             Some("a cell of the jump is not a hole of the board")
@@ -186,13 +193,21 @@ mod tests {
     #[test]
     fn conway_level_2_by_hand() {
         let l = Army::conway().lattice();
-        let army = [(0, 2), (0, 3), (1, 3), (-1, 3)];
+        let army = [
+            Cell::xy(0, 2),
+            Cell::xy(0, 3),
+            Cell::xy(1, 3),
+            Cell::xy(-1, 3),
+        ];
         let s = |f: Cell, o: Cell, t: Cell| Step {
             from: f,
             over: o,
             to: t,
         };
-        let play = [s((1, 3), (0, 3), (-1, 3)), s((0, 2), (0, 3), (0, 4))];
+        let play = [
+            s(Cell::xy(1, 3), Cell::xy(0, 3), Cell::xy(-1, 3)),
+            s(Cell::xy(0, 2), Cell::xy(0, 3), Cell::xy(0, 4)),
+        ];
         // The second jump is illegal: (0,3) was jumped already.
         assert!(
             replay(&l, 2, &army, &play)
@@ -200,8 +215,16 @@ mod tests {
                 .to_string()
                 .starts_with("jump 1")
         );
-        let army = [(0, 2), (0, 3), (1, 4), (0, 4)];
-        let play = [s((1, 4), (0, 4), (-1, 4)), s((0, 3), (0, 2), (0, 1))];
+        let army = [
+            Cell::xy(0, 2),
+            Cell::xy(0, 3),
+            Cell::xy(1, 4),
+            Cell::xy(0, 4),
+        ];
+        let play = [
+            s(Cell::xy(1, 4), Cell::xy(0, 4), Cell::xy(-1, 4)),
+            s(Cell::xy(0, 3), Cell::xy(0, 2), Cell::xy(0, 1)),
+        ];
         let err = replay(&l, 2, &army, &play).unwrap_err().to_string();
         assert!(err.contains("without a man on the target"), "{err}");
     }

@@ -110,12 +110,13 @@ pub fn data(army: Army, level: i32, men: &[Cell], play: &[Step], caption: &str) 
             Embedding::Square => "square",
             Embedding::Hexagonal => "hexagonal",
             Embedding::Triangle => "triangle",
+            Embedding::Cubic => "cubic",
         },
         "d": [d.0, d.1],
         "offset": pagoda.offset,
         "top": top,
         // The desert edge, between rows level − 1 and level, in plane coordinates.
-        "edge_y": round4((level as f64 - 0.5) * e.point((0, 1)).1),
+        "edge_y": round4((level as f64 - 0.5) * e.point(Cell::xy(0, 1)).1),
         "cells": cell_rows,
         "men": army_rows,
         "jumps": jumps,
@@ -170,6 +171,7 @@ pub fn board_data(board: &crate::peg::PegBoard, vacancy: Cell, play: &[Step], st
             Embedding::Square => "square",
             Embedding::Hexagonal => "hexagonal",
             Embedding::Triangle => "triangle",
+            Embedding::Cubic => "cubic",
         },
         "board": {"vacancy": [vacancy.0, vacancy.1], "finish": [finish.0, finish.1]},
         "cells": cells,
@@ -610,11 +612,16 @@ mod tests {
     fn conway_2() -> (Vec<Cell>, Vec<Step>) {
         let s = |from: Cell, over: Cell, to: Cell| Step { from, over, to };
         (
-            vec![(0, 2), (1, 2), (2, 2), (0, 3)],
             vec![
-                s((0, 3), (0, 2), (0, 1)),
-                s((2, 2), (1, 2), (0, 2)),
-                s((0, 2), (0, 1), (0, 0)),
+                Cell::xy(0, 2),
+                Cell::xy(1, 2),
+                Cell::xy(2, 2),
+                Cell::xy(0, 3),
+            ],
+            vec![
+                s(Cell::xy(0, 3), Cell::xy(0, 2), Cell::xy(0, 1)),
+                s(Cell::xy(2, 2), Cell::xy(1, 2), Cell::xy(0, 2)),
+                s(Cell::xy(0, 2), Cell::xy(0, 1), Cell::ORIGIN),
             ],
         )
     }

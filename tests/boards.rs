@@ -2,6 +2,7 @@
 //! triangle agrees with an exhaustive search over all its positions, board proofs check and
 //! every damage to them is named, and bad input gets one line.
 
+use solarmy::geometry::Cell;
 use solarmy::peg::PegBoard;
 use solarmy::peg::catalog;
 use solarmy::peg::settle::{self, Limits, Verdict};
@@ -26,7 +27,7 @@ fn english_board_has_21_solvable_problems() {
     assert_eq!(catalog::solvable(&out), 21);
     let central = out
         .iter()
-        .find(|o| (o.vacancy, o.finish) == ((0, 0), (0, 0)))
+        .find(|o| (o.vacancy, o.finish) == (Cell::ORIGIN, Cell::ORIGIN))
         .unwrap();
     assert_eq!(central.verdict.reason(), "play");
 }
@@ -35,11 +36,14 @@ fn english_board_has_21_solvable_problems() {
 /// (no symmetry, no pruning, nothing shared with the solver but the model file's holes).
 fn triangle_truth(b: &PegBoard) -> HashSet<(usize, usize)> {
     let n = b.cells.len();
-    let idx = |c: (i32, i32)| b.cells.iter().position(|&h| h == c);
+    let idx = |c: Cell| b.cells.iter().position(|&h| h == c);
     let mut lines = Vec::new();
-    for (a, &(x, y)) in b.cells.iter().enumerate() {
-        for &(dx, dy) in &b.directions {
-            if let (Some(o), Some(t)) = (idx((x + dx, y + dy)), idx((x + 2 * dx, y + 2 * dy))) {
+    for (a, &Cell(x, y, _)) in b.cells.iter().enumerate() {
+        for &Cell(dx, dy, _) in &b.directions {
+            if let (Some(o), Some(t)) = (
+                idx(Cell::xy(x + dx, y + dy)),
+                idx(Cell::xy(x + 2 * dx, y + 2 * dy)),
+            ) {
                 lines.push((a, o, t));
             }
         }
@@ -87,7 +91,7 @@ fn triangle_catalogue_agrees_with_exhaustive_search() {
     }
 }
 
-fn proof_of(name: &str, v: (i32, i32), f: (i32, i32)) -> (Proof, &'static str) {
+fn proof_of(name: &str, v: Cell, f: Cell) -> (Proof, &'static str) {
     let b = board(name);
     let o = settle::settle(&b, v, f, &Limits::default()).unwrap();
     (settle::proof(&b, &o).unwrap(), o.verdict.reason())
@@ -113,7 +117,7 @@ fn verdict(p: &mut Proof) -> &mut BoardVerdict {
 
 #[test]
 fn board_proofs_check_and_every_damage_is_named() {
-    let (class, r) = proof_of("french", (0, 0), (0, 0));
+    let (class, r) = proof_of("french", Cell::ORIGIN, Cell::ORIGIN);
     assert_eq!(r, "position class");
     check(&class, &Options::default()).unwrap();
     let e = damaged(&class, |p| {
@@ -132,7 +136,7 @@ fn board_proofs_check_and_every_damage_is_named() {
     });
     assert!(e.contains("the start has parity"), "{e}");
 
-    let (count, r) = proof_of("diamond41", (-2, 0), (-1, 0));
+    let (count, r) = proof_of("diamond41", Cell::xy(-2, 0), Cell::xy(-1, 0));
     assert_eq!(r, "resource count");
     check(&count, &Options::default()).unwrap();
     let e = damaged(&count, |p| {
@@ -147,12 +151,12 @@ fn board_proofs_check_and_every_damage_is_named() {
     assert!(e.contains("certificate"), "{e}");
     let e = damaged(&count, |p| {
         if let Claim::Board(c) = &mut p.claim {
-            c.finish = (2, 0); // solvable: no certificate can hold
+            c.finish = Cell::xy(2, 0); // solvable: no certificate can hold
         }
     });
     assert!(e.contains("certificate"), "{e}");
 
-    let (play, r) = proof_of("english", (0, 0), (0, 0));
+    let (play, r) = proof_of("english", Cell::ORIGIN, Cell::ORIGIN);
     assert_eq!(r, "play");
     check(&play, &Options::default()).unwrap();
     let e = damaged(&play, |p| p.play.as_mut().unwrap().jumps.swap(0, 1));

@@ -106,7 +106,7 @@ fn system(board: &Board, spec: &Spec) -> LinearSystem {
 
 /// Every IP of round `k` of `army` at `level`, as `minimum::find_minimum` builds it:
 /// (last jump, board, spec).
-fn round(army: Army, level: i32, k: u64) -> Vec<((i32, i32), Board, Spec)> {
+fn round(army: Army, level: i32, k: u64) -> Vec<(solarmy::geometry::Cell, Board, Spec)> {
     let lattice = army.lattice();
     let mut out = Vec::new();
     for d in lattice.last_jump_directions() {

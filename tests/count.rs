@@ -53,15 +53,15 @@ fn every_counted_army_replays_its_own_play() {
 /// Whether some legal play from `men` puts a man on (0,0): depth-first over every jump,
 /// on a window wide enough for these small armies, remembering positions seen.
 fn reaches(lattice: &Lattice, men: BTreeSet<Cell>, seen: &mut HashSet<BTreeSet<Cell>>) -> bool {
-    if men.contains(&(0, 0)) {
+    if men.contains(&Cell::ORIGIN) {
         return true;
     }
     if !seen.insert(men.clone()) {
         return false;
     }
     for &a in &men {
-        for &(dx, dy) in &lattice.directions {
-            let (b, c) = ((a.0 + dx, a.1 + dy), (a.0 + 2 * dx, a.1 + 2 * dy));
+        for &d in &lattice.directions {
+            let (b, c) = (a + d, a + 2 * d);
             if men.contains(&b)
                 && !men.contains(&c)
                 && lattice.contains(c)
@@ -189,7 +189,7 @@ fn a_count_proof_checks_and_its_damage_is_named() {
         for r in &mut q.rounds {
             if let Evidence::Direct { ip, .. } = &mut r.evidence {
                 if let Some(cut) = ip.def.cuts.first_mut() {
-                    cut[0] = (cut[0].0 + 1, cut[0].1);
+                    cut[0] = Cell::xy(cut[0].0 + 1, cut[0].1);
                 }
             }
         }

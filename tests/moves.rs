@@ -50,9 +50,9 @@ fn successors(p: &Problem, pos: &BTreeSet<Cell>) -> Vec<(BTreeSet<Cell>, bool)> 
         let mut stack = vec![(a, pos.clone())];
         let mut seen = HashSet::new();
         while let Some((at, board)) = stack.pop() {
-            for &(dx, dy) in &l.directions {
-                let over = (at.0 + dx, at.1 + dy);
-                let to = (at.0 + 2 * dx, at.1 + 2 * dy);
+            for &d in &l.directions {
+                let over = at + d;
+                let to = at + 2 * d;
                 if !l.is_jump(at, over, to) || !board.contains(&over) || board.contains(&to) {
                     continue;
                 }
@@ -128,7 +128,7 @@ proptest! {
     ) {
         let army = army_of(a);
         let l = army.lattice();
-        let men: Vec<Cell> = cells.into_iter().filter(|&c| l.contains(c) && c != (0, 0)).collect();
+        let men: Vec<Cell> = cells.into_iter().map(|(x, y)| Cell::xy(x, y)).filter(|&c| l.contains(c) && c != Cell::ORIGIN).collect();
         prop_assume!(men.len() >= 2);
         let p = Problem { start: men.clone(), ..Problem::army(army, 0, &men).unwrap() };
         let exact = bfs(&p);
@@ -167,19 +167,30 @@ fn one_man_on_a_finite_board() {
     // A 3x3 block of men above the target on a 5-wide strip: BFS and the search agree.
     let l = Army::conway().lattice();
     let board: Vec<Cell> = (-2..=2)
-        .flat_map(|x| (0..=4).map(move |y| (x, y)))
+        .flat_map(|x| (0..=4).map(move |y| Cell::xy(x, y)))
         .collect();
     for start in [
-        vec![(0, 1), (0, 2)],
-        vec![(0, 2), (0, 3), (1, 1), (1, 0)],
-        vec![(-1, 1), (0, 1), (1, 1), (0, 2), (0, 3)],
+        vec![Cell::xy(0, 1), Cell::xy(0, 2)],
+        vec![
+            Cell::xy(0, 2),
+            Cell::xy(0, 3),
+            Cell::xy(1, 1),
+            Cell::xy(1, 0),
+        ],
+        vec![
+            Cell::xy(-1, 1),
+            Cell::xy(0, 1),
+            Cell::xy(1, 1),
+            Cell::xy(0, 2),
+            Cell::xy(0, 3),
+        ],
     ] {
         let p = Problem {
             lattice: l.clone(),
             army: None,
             cells: Some(board.clone()),
             start,
-            goal: Goal::OneManOn((0, 0)),
+            goal: Goal::OneManOn(Cell::ORIGIN),
         };
         let exact = bfs(&p);
         let ans = moves::solve(&p, Options::default()).unwrap();
@@ -282,13 +293,13 @@ fn bad_armies_get_one_line_and_exit_1() {
 fn small_board(which: usize) -> Problem {
     let (lattice, cells): (_, Vec<Cell>) = if which == 0 {
         let cells = (-2..=2)
-            .flat_map(|x| (-2..=2).map(move |y| (x, y)))
-            .filter(|&(x, y): &Cell| x.abs().min(y.abs()) <= 1)
+            .flat_map(|x| (-2..=2).map(move |y| Cell::xy(x, y)))
+            .filter(|&Cell(x, y, _)| x.abs().min(y.abs()) <= 1)
             .collect();
         (Army::conway().lattice(), cells)
     } else {
         let cells = (0..=4)
-            .flat_map(|y| (0..=4 - y).map(move |x| (x - 3, y)))
+            .flat_map(|y| (0..=4 - y).map(move |x| Cell::xy(x - 3, y)))
             .collect();
         (Army::hexagonal().lattice(), cells)
     };
@@ -297,7 +308,7 @@ fn small_board(which: usize) -> Problem {
         army: None,
         cells: Some(cells),
         start: Vec::new(),
-        goal: Goal::OneManOn((0, 0)),
+        goal: Goal::OneManOn(Cell::ORIGIN),
     }
 }
 
@@ -393,7 +404,7 @@ fn cli_board_moves_triangle() {
         .clone()
         .unwrap()
         .into_iter()
-        .filter(|&c| c != (-3, 0))
+        .filter(|&c| c != Cell::xy(-3, 0))
         .collect();
     let exact = bfs(&Problem { start, ..p0 }).unwrap();
     assert_eq!(v["min_moves"], exact);

@@ -112,7 +112,7 @@ fn a_direct_proof_checks_and_its_damage_is_named() {
     let e = damaged(&p, |q| {
         let jumps = &mut q.play.as_mut().unwrap().jumps;
         let j = jumps.len() / 2;
-        jumps[j].2 = (jumps[j].2.0 + 1, jumps[j].2.1);
+        jumps[j].2 = solarmy::geometry::Cell::xy(jumps[j].2.0 + 1, jumps[j].2.1);
     });
     assert!(e.contains("play") && e.contains("illegal"), "{e}");
     let e = damaged(&p, |q| {

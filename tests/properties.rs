@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use solarmy::board::{Board, Limit};
+use solarmy::geometry::Cell;
 use solarmy::golden::Golden;
 use solarmy::minimum::{Request, find_minimum};
 use solarmy::order::{Ordering, order};
@@ -141,8 +142,8 @@ fn replay_in_order(board: &Board, start: &[usize], seq: &[usize]) -> bool {
     })
 }
 
-fn diagonal_5() -> &'static (Vec<(i32, i32)>, Vec<Step>) {
-    static PLAY: OnceLock<(Vec<(i32, i32)>, Vec<Step>)> = OnceLock::new();
+fn diagonal_5() -> &'static (Vec<Cell>, Vec<Step>) {
+    static PLAY: OnceLock<(Vec<Cell>, Vec<Step>)> = OnceLock::new();
     PLAY.get_or_init(|| {
         let out = find_minimum(&Request {
             time_limit: Some(60.0),

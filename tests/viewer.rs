@@ -89,7 +89,7 @@ fn hexagonal_7_page_is_self_contained_and_small() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c[0].as_i64().unwrap() as i32, c[1].as_i64().unwrap() as i32))
+        .map(|c| Cell::xy(c[0].as_i64().unwrap() as i32, c[1].as_i64().unwrap() as i32))
         .collect();
     for s in &play {
         assert!(cells.contains(&s.from) && cells.contains(&s.over) && cells.contains(&s.to));
@@ -295,7 +295,7 @@ fn drawn(v: &Value) -> Vec<Cell> {
     v.as_array()
         .unwrap()
         .iter()
-        .map(|p| (p[0].as_i64().unwrap() as i32, p[1].as_i64().unwrap() as i32))
+        .map(|p| Cell::xy(p[0].as_i64().unwrap() as i32, p[1].as_i64().unwrap() as i32))
         .collect()
 }
 
@@ -397,7 +397,7 @@ fn step_through(driver: &Driver, page: &Path, men: &[Cell], play: &[Step]) -> Pa
         );
     }
     assert!(
-        drawn(&v[1]).contains(&(0, 0)),
+        drawn(&v[1]).contains(&Cell::xy(0, 0)),
         "{stem}: no man on the target at the end"
     );
     assert_eq!(

@@ -10,6 +10,7 @@
 
 use super::PegBoard;
 use super::classes::Mask;
+use crate::geometry::Cell;
 use std::collections::HashSet;
 
 /// The positions from which the finish alone is reachable, level by level (levels[m]: every
@@ -59,11 +60,11 @@ pub fn beam(
                 .fold(0, |m, j| m | bit(j.over))
         })
         .collect();
-    let (fx, fy) = board.cells[finish];
+    let Cell(fx, fy, _) = board.cells[finish];
     let dist: Vec<i64> = board
         .cells
         .iter()
-        .map(|&(x, y)| ((x - fx).pow(2) + (y - fy).pow(2)) as i64)
+        .map(|&Cell(x, y, _)| ((x - fx).pow(2) + (y - fy).pow(2)) as i64)
         .collect();
     let score = |p: Mask| -> i64 {
         (0..n)
@@ -137,7 +138,7 @@ mod tests {
     fn the_beam_solves_the_english_central_game_and_its_endgames_reach_the_finish() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/english.toml");
         let b = PegBoard::read(&path).unwrap();
-        let c = b.index[&(0, 0)];
+        let c = b.index[&Cell::ORIGIN];
         let end = endgame(&b, c, 100_000);
         assert_eq!(end[1].len(), 1);
         assert_eq!(end[2].len(), 4);

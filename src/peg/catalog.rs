@@ -66,7 +66,7 @@ pub fn solvable(outcomes: &[Outcome]) -> usize {
 }
 
 /// The file stem of one problem's files: v<x>_<y>-f<x>_<y>.
-pub fn stem((vx, vy): Cell, (fx, fy): Cell) -> String {
+pub fn stem(Cell(vx, vy, _): Cell, Cell(fx, fy, _): Cell) -> String {
     format!("v{vx}_{vy}-f{fx}_{fy}")
 }
 
@@ -131,13 +131,13 @@ pub fn json(board: &PegBoard, outcomes: &[Outcome], play_dir: Option<&str>) -> s
 }
 
 /// Where a hole is drawn, in board units (y up, as in the model file).
-fn place(board: &PegBoard, (x, y): Cell) -> (f64, f64) {
+fn place(board: &PegBoard, Cell(x, y, _): Cell) -> (f64, f64) {
     let e = match board.embedding.as_str() {
         "hexagonal" => crate::geometry::Embedding::Hexagonal,
         "triangle" => crate::geometry::Embedding::Triangle,
         _ => crate::geometry::Embedding::Square,
     };
-    e.point((x, y))
+    e.point(Cell::xy(x, y))
 }
 
 /// The board's extent in the plane: (x min, x max), (y min, y max) of its holes.

@@ -92,6 +92,7 @@ pub fn cells_of(board: &PegBoard, w: Mask) -> Vec<crate::geometry::Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Cell;
     use std::path::Path;
 
     #[test]
@@ -100,7 +101,7 @@ mod tests {
         let b = PegBoard::read(&path).unwrap();
         // Bell: 16 position classes, so 4 independent invariants.
         assert_eq!(invariants(&b).len(), 4);
-        let c = b.index[&(0, 0)];
+        let c = b.index[&Cell::ORIGIN];
         assert!(witness(&b, c, c).is_none());
         // From the centre, the only finishes left are (0,0), (±3,0), (0,±3).
         let finishes: Vec<_> = b
@@ -109,6 +110,9 @@ mod tests {
             .filter(|&&f| witness(&b, c, b.index[&f]).is_none())
             .copied()
             .collect();
-        assert_eq!(finishes, vec![(-3, 0), (0, -3), (0, 0), (0, 3), (3, 0)]);
+        assert_eq!(
+            finishes,
+            [(-3, 0), (0, -3), (0, 0), (0, 3), (3, 0)].map(|(x, y)| Cell::xy(x, y))
+        );
     }
 }

@@ -35,9 +35,9 @@ pub struct Affine {
 }
 
 impl Affine {
-    pub fn apply(&self, (x, y): Cell) -> Cell {
+    pub fn apply(&self, Cell(x, y, _): Cell) -> Cell {
         let [[a, b], [c, d]] = self.m;
-        (a * x + b * y + self.t.0, c * x + d * y + self.t.1)
+        Cell::xy(a * x + b * y + self.t.0, c * x + d * y + self.t.1)
     }
 }
 
@@ -81,17 +81,14 @@ impl PegBoard {
         }
         // Cells are stored relative to the target; a board's coordinates are the file's.
         let (tx, ty) = (s.target[0], s.target[1]);
-        let mut cells: Vec<Cell> = set.iter().map(|p| (p[0] + tx, p[1] + ty)).collect();
+        let mut cells: Vec<Cell> = set.iter().map(|p| Cell::xy(p[0] + tx, p[1] + ty)).collect();
         cells.sort();
         let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-        let directions: Vec<Cell> = s.directions.iter().map(|d| (d[0], d[1])).collect();
+        let directions: Vec<Cell> = s.directions.iter().map(|d| Cell::xy(d[0], d[1])).collect();
         let mut jumps = Vec::new();
-        for (from, &(x, y)) in cells.iter().enumerate() {
-            for &(dx, dy) in &directions {
-                if let (Some(&over), Some(&to)) = (
-                    index.get(&(x + dx, y + dy)),
-                    index.get(&(x + 2 * dx, y + 2 * dy)),
-                ) {
+        for (from, &c) in cells.iter().enumerate() {
+            for &dd in &directions {
+                if let (Some(&over), Some(&to)) = (index.get(&(c + dd)), index.get(&(c + 2 * dd))) {
                     jumps.push(Jump { from, over, to });
                 }
             }
@@ -170,9 +167,9 @@ impl PegBoard {
 /// triangular lattice.
 pub fn symmetries(cells: &[Cell], directions: &[Cell]) -> Vec<Affine> {
     let n = cells.len() as i64;
-    let sum = cells
-        .iter()
-        .fold((0i64, 0i64), |(a, b), &(x, y)| (a + x as i64, b + y as i64));
+    let sum = cells.iter().fold((0i64, 0i64), |(a, b), &Cell(x, y, _)| {
+        (a + x as i64, b + y as i64)
+    });
     let set: std::collections::HashSet<Cell> = cells.iter().copied().collect();
     let mut dirs = directions.to_vec();
     dirs.sort();
@@ -183,7 +180,8 @@ pub fn symmetries(cells: &[Cell], directions: &[Cell]) -> Vec<Affine> {
         if (m[0][0] * m[1][1] - m[0][1] * m[1][0]).abs() != 1 {
             continue;
         }
-        let lin = |(x, y): Cell| (m[0][0] * x + m[0][1] * y, m[1][0] * x + m[1][1] * y);
+        let lin =
+            |Cell(x, y, _): Cell| Cell::xy(m[0][0] * x + m[0][1] * y, m[1][0] * x + m[1][1] * y);
         let mut image: Vec<Cell> = directions.iter().map(|&d| lin(d)).collect();
         image.sort();
         let ms = (
@@ -196,7 +194,7 @@ pub fn symmetries(cells: &[Cell], directions: &[Cell]) -> Vec<Affine> {
         }
         let g = Affine {
             m,
-            t: ((tx / n) as i32, (ty / n) as i32),
+            t: Cell::xy((tx / n) as i32, (ty / n) as i32),
         };
         if cells.iter().all(|&c| set.contains(&g.apply(c))) {
             out.push(g);
@@ -204,7 +202,7 @@ pub fn symmetries(cells: &[Cell], directions: &[Cell]) -> Vec<Affine> {
     }
     let id = Affine {
         m: [[1, 0], [0, 1]],
-        t: (0, 0),
+        t: Cell::ORIGIN,
     };
     out.retain(|g| *g != id);
     out.insert(0, id);
@@ -216,7 +214,7 @@ pub fn parse_cell(s: &str) -> Result<Cell, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     match parts[..] {
         [x, y] => match (x.parse::<i32>(), y.parse::<i32>()) {
-            (Ok(x), Ok(y)) => Ok((x, y)),
+            (Ok(x), Ok(y)) => Ok(Cell::xy(x, y)),
             _ => Err(format!("'{s}' is not a cell: expected two integers x,y")),
         },
         _ => Err(format!("'{s}' is not a cell: expected x,y")),

@@ -6,6 +6,7 @@
 
 use super::PegBoard;
 use super::classes::Mask;
+use crate::geometry::Cell;
 use std::collections::HashSet;
 
 /// Jumps in the search's form: the masks of their three holes.
@@ -75,9 +76,9 @@ pub fn find(
         .iter()
         .map(|j| (bit(j.from), bit(j.over), bit(j.to)))
         .collect();
-    let (fx, fy) = board.cells[finish];
+    let Cell(fx, fy, _) = board.cells[finish];
     let far = |h: usize| {
-        let (x, y) = board.cells[h];
+        let Cell(x, y, _) = board.cells[h];
         (x - fx).pow(2) + (y - fy).pow(2)
     };
     let mut order: Vec<usize> = (0..jumps.len()).collect();
@@ -85,9 +86,9 @@ pub fn find(
     let (sx, sy) = board
         .cells
         .iter()
-        .fold((0, 0), |(a, b), &(x, y)| (a + x, b + y));
+        .fold((0, 0), |(a, b), &Cell(x, y, _)| (a + x, b + y));
     let edge = |h: usize| {
-        let (x, y) = board.cells[h];
+        let Cell(x, y, _) = board.cells[h];
         (n * x - sx).pow(2) + (n * y - sy).pow(2)
     };
     if edge_first {

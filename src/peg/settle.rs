@@ -280,7 +280,7 @@ impl Vectors {
         };
         let (arena, target) = (&self.arena, self.target);
         let priority = |j: usize| {
-            let (x, y) = arena.cells[arena.jumps[j].from];
+            let Cell(x, y, _) = arena.cells[arena.jumps[j].from];
             ((x - target.0).pow(2) + (y - target.1).pow(2)) as i64
         };
         match order::order(arena, &self.start, &jumps, priority, limits.order_budget) {

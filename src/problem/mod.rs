@@ -6,7 +6,7 @@
 pub mod file;
 pub mod symmetry;
 
-use crate::geometry::{Embedding, Lattice, Region, StartRegion};
+use crate::geometry::{Cell, Embedding, Lattice, Region, StartRegion, symmetry_of};
 use file::{Cells, Metric, Spec, Start};
 use std::fmt;
 use std::path::Path;
@@ -62,12 +62,6 @@ impl Problem {
     /// Why the army search cannot take this problem on yet, if it cannot.
     fn unsupported(&self) -> Option<String> {
         let s = &self.spec;
-        if s.dimension != 2 {
-            return Some(format!(
-                "model '{}': dimension {} is read and checked, but the search handles only dimension 2 so far",
-                s.name, s.dimension
-            ));
-        }
         match (&s.start, &s.cells) {
             (_, Cells::List(_)) | (Start::Board, _) => Some(format!(
                 "model '{}': finite boards are not armies: the army search takes only infinite lattices (a board is solved by `solve --vacancy X,Y --finish X,Y` and `catalog`)",
@@ -87,6 +81,7 @@ impl Problem {
         let embedding = match self.spec.embedding.as_str() {
             "hexagonal" => Embedding::Hexagonal,
             "triangle" => Embedding::Triangle,
+            "cubic" => Embedding::Cubic,
             _ => Embedding::Square,
         };
         let start = match self.spec.start {
@@ -98,12 +93,13 @@ impl Problem {
             } => StartRegion::OutsideRhombus,
             _ => StartRegion::HalfSpace,
         };
-        let symmetries = self
-            .symmetries
+        let symmetries = self.symmetries.iter().map(|m| symmetry_of(m)).collect();
+        let directions: Vec<_> = self
+            .spec
+            .directions
             .iter()
-            .map(|m| [[m[0][0], m[0][1]], [m[1][0], m[1][1]]])
+            .map(|d| Cell::from_coords(d).expect("validated: 2 or 3 coordinates"))
             .collect();
-        let directions: Vec<_> = self.spec.directions.iter().map(|d| (d[0], d[1])).collect();
         Lattice::new(region, &directions, start, symmetries, embedding)
     }
 }
@@ -130,6 +126,7 @@ impl Army {
         if let Some(why) = problem.unsupported() {
             return Err(why);
         }
+        crate::geometry::set_write_dimension(problem.spec.dimension);
         let mut loaded = registry().lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&l) = loaded.iter().find(|l| l.problem.spec == problem.spec) {
             return Ok(Army(l));
@@ -280,7 +277,10 @@ mod tests {
 
     #[test]
     fn derived_mirrors_are_the_papers() {
-        let m = |a: Army| a.lattice().mirror;
+        let m = |a: Army| {
+            let s = a.lattice().mirror;
+            (s[0][0], s[0][1])
+        };
         assert_eq!(m(Army::conway()), (-1, 0));
         assert_eq!(m(Army::skew()), (-1, 0));
         assert_eq!(m(Army::diagonal()), (-1, 0));
@@ -397,7 +397,7 @@ mod tests {
     }
 
     #[test]
-    fn boards_and_3d_are_read_but_not_armies_yet() {
+    fn boards_are_read_but_not_armies() {
         let board = model(
             "2",
             ORTHO,
@@ -407,9 +407,6 @@ mod tests {
         );
         let e = Army::parse(&board).unwrap_err();
         assert!(e.contains("finite boards"), "{e}");
-        let dirs3 = "[[1,0,0],[-1,0,0],[0,1,0],[0,-1,0],[0,0,1],[0,0,-1]]";
-        let e = Army::parse(&model("3", dirs3, "\"all\"", HALF, "")).unwrap_err();
-        assert!(e.contains("dimension 3"), "{e}");
         let desert = model(
             "2",
             ORTHO,

@@ -197,7 +197,7 @@ impl Checker<'_> {
         let pagoda = crate::pagoda::Pagoda::standard(&self.army.lattice());
         let (level, window) = (
             self.proof.level,
-            crate::pagoda::window_level(pagoda.lattice.start),
+            crate::pagoda::window_level(&pagoda.lattice),
         );
         let at = counted_at.unwrap_or(level);
         self.expect((1..=level.min(window)).contains(&at), || {
@@ -219,7 +219,7 @@ impl Checker<'_> {
         self.symmetries()?;
         let lattice = self.army.lattice();
         let level = self.proof.level;
-        let window = crate::pagoda::window_level(lattice.start);
+        let window = crate::pagoda::window_level(&lattice);
         self.expect(level <= window, || {
             format!("level {level} is beyond the window {window}")
         })?;
@@ -351,9 +351,7 @@ impl Checker<'_> {
     fn symmetries(&mut self) -> Result<(), CheckError> {
         let l = self.army.lattice();
         let level = self.proof.level;
-        let window: Vec<Cell> = (-30..=30)
-            .flat_map(|y| (-30..=30).map(move |x| (x, y)))
-            .collect();
+        let window: Vec<Cell> = l.window(30).collect();
         let bad = l.symmetries.iter().find(|s| {
             let image = |c: Cell| apply(s, c);
             let dirs_ok = l
@@ -374,7 +372,7 @@ impl Checker<'_> {
         })?;
         let last = l.last_jump_directions();
         let covered = l.directions.iter().all(|&d| {
-            !(l.contains(d) && l.contains((2 * d.0, 2 * d.1)))
+            !(l.contains(d) && l.contains(2 * d))
                 || l.symmetries.iter().any(|s| last.contains(&apply(s, d)))
         });
         self.expect(covered, || {

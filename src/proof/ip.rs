@@ -48,8 +48,8 @@ impl Board {
             loss: Vec::new(),
         };
         for (i, &a) in board.cells.iter().enumerate() {
-            for &(dx, dy) in &space.lattice.directions {
-                let (b, c) = ((a.0 + dx, a.1 + dy), (a.0 + 2 * dx, a.1 + 2 * dy));
+            for &dd in &space.lattice.directions {
+                let (b, c) = ((a + dd), (a + 2 * dd));
                 let (Some(&j), Some(&k)) = (index.get(&b), index.get(&c)) else {
                     continue;
                 };
@@ -68,7 +68,7 @@ impl Board {
 pub fn build(space: &Space, def: &IpDef) -> Result<LinearSystem, String> {
     let board = Board::new(space, def)?;
     let d = def.last_jump;
-    let fin: Vec<Cell> = vec![d, (2 * d.0, 2 * d.1)];
+    let fin: Vec<Cell> = vec![d, (2 * d)];
     let starts: Vec<usize> = (0..board.cells.len()).filter(|&m| board.start[m]).collect();
     let mut column = vec![None; board.cells.len()];
     let mut sys = LinearSystem::default();

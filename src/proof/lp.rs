@@ -104,6 +104,9 @@ impl Weighed {
 /// The tail lemma's premise: every cell exists and every direction moves one step.
 pub fn tail_lemma_applies(lattice: &Lattice) -> Result<(), String> {
     let unit = |d: &Cell| d.0.abs() + d.1.abs() == 1;
+    if lattice.dimension() != 2 {
+        return Err("tail lemma: the LP's window is a square of Z²; the lattice is 3-D".into());
+    }
     if lattice.region != Region::All || lattice.directions.is_empty() {
         return Err("tail lemma: the lattice is not every cell of Z²".into());
     }
@@ -129,7 +132,7 @@ pub fn outside_sum(radius: i32, centre: Cell) -> Golden {
     let mut inside = Golden::ZERO;
     for y in -radius..=radius {
         for x in -radius..=radius {
-            inside += Golden::pow(manhattan(centre, (x, y)) - radius);
+            inside += Golden::pow(manhattan(centre, Cell::xy(x, y)) - radius);
         }
     }
     Golden::pow(-radius) * Golden::new(13, 8) - inside
@@ -149,7 +152,7 @@ impl Weights<'_> {
         }
     }
 
-    pub fn inside(&self, (x, y): Cell) -> bool {
+    pub fn inside(&self, Cell(x, y, _): Cell) -> bool {
         x.abs() <= self.f.radius && y.abs() <= self.f.radius
     }
 
@@ -201,17 +204,17 @@ pub fn weigh(lattice: &Lattice, level: i32, f: &LpFunction) -> Result<Weighed, S
     }
     check_jumps(lattice, &w)?;
     let goal = match f.normalised {
-        None => w.checked_get((0, 0))?,
+        None => w.checked_get(Cell::ORIGIN)?,
         Some(d) if lattice.directions.contains(&d) => {
-            checked::add(w.checked_get(d)?, w.checked_get((2 * d.0, 2 * d.1))?)?
+            checked::add(w.checked_get(d)?, w.checked_get(2 * d)?)?
         }
         Some(d) => return Err(format!("normalised on d={d:?}, not a jump direction")),
     };
     let mut start = checked::mul(f.tail, outside_sum(r, f.centre))?;
     for y in -r..=r {
         for x in -r..=r {
-            if lattice.in_start((x, y), level) {
-                start = checked::add(start, w.checked_get((x, y))?)?;
+            if lattice.in_start(Cell::xy(x, y), level) {
+                start = checked::add(start, w.checked_get(Cell::xy(x, y))?)?;
             }
         }
     }
@@ -225,7 +228,7 @@ fn check_jumps(lattice: &Lattice, w: &Weights) -> Result<(), String> {
     for y in -r..=r {
         for x in -r..=r {
             for &d in &lattice.directions {
-                let (a, b, c) = ((x, y), (x + d.0, y + d.1), (x + 2 * d.0, y + 2 * d.1));
+                let (a, b, c) = (Cell::xy(x, y), Cell::xy(x, y) + d, Cell::xy(x, y) + 2 * d);
                 if !(w.inside(a) || w.inside(b) || w.inside(c)) {
                     continue;
                 }
@@ -263,7 +266,7 @@ mod tests {
             weights,
             tail: Golden::pow(radius),
             normalised: None,
-            centre: (0, 0),
+            centre: Cell::ORIGIN,
         }
     }
 
@@ -318,7 +321,7 @@ mod tests {
                 .filter(|&(x, y): &(i32, i32)| x.abs() > r || y.abs() > r)
                 .map(|(x, y)| Golden::SIGMA.to_f64().powi(x.abs() + y.abs() - r))
                 .sum();
-            let exact = outside_sum(r, (0, 0));
+            let exact = outside_sum(r, Cell::ORIGIN);
             assert!((exact.to_f64() - direct).abs() < 1e-6, "{r}");
             assert!(
                 exact.a.abs() < 1 << 20 && exact.b.abs() < 1 << 20,
@@ -330,9 +333,10 @@ mod tests {
     #[test]
     fn the_nearest_outside_cell_is_the_heaviest_of_the_tail() {
         for (r, p) in [(3, (0, 0)), (4, (1, 0)), (5, (0, -2)), (6, (2, 1))] {
+            let p = Cell::xy(p.0, p.1);
             let least = (-r - 3..=r + 3)
-                .flat_map(|y| (-r - 3..=r + 3).map(move |x| (x, y)))
-                .filter(|&(x, y): &(i32, i32)| x.abs() > r || y.abs() > r)
+                .flat_map(|y| (-r - 3..=r + 3).map(move |x| Cell::xy(x, y)))
+                .filter(|&Cell(x, y, _)| x.abs() > r || y.abs() > r)
                 .map(|c| manhattan(p, c) - r)
                 .min();
             assert_eq!(least, Some(nearest_outside(p)), "{r} {p:?}");

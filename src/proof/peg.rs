@@ -38,16 +38,16 @@ impl Board {
         }
         let holes: Vec<Cell> = set
             .iter()
-            .map(|q| (q[0] + s.target[0], q[1] + s.target[1]))
+            .map(|q| Cell::xy(q[0] + s.target[0], q[1] + s.target[1]))
             .collect::<BTreeSet<Cell>>()
             .into_iter()
             .collect();
-        let directions: Vec<Cell> = s.directions.iter().map(|d| (d[0], d[1])).collect();
+        let directions: Vec<Cell> = s.directions.iter().map(|d| Cell::xy(d[0], d[1])).collect();
         let at = |c: Cell| holes.binary_search(&c).ok();
         let mut jumps = Vec::new();
-        for (a, &(x, y)) in holes.iter().enumerate() {
-            for &(dx, dy) in &directions {
-                if let (Some(b), Some(c)) = (at((x + dx, y + dy)), at((x + 2 * dx, y + 2 * dy))) {
+        for (a, &h) in holes.iter().enumerate() {
+            for &dd in &directions {
+                if let (Some(b), Some(c)) = (at(h + dd), at(h + 2 * dd)) {
                     jumps.push((a, b, c));
                 }
             }

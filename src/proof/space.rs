@@ -3,11 +3,13 @@
 //! needs, all recomputed from the lattice alone.
 //!
 //! Exponents are 1 + the jump-direction distance from d, by breadth-first search in a
-//! square window. A cell of exponent e lies within Chebyshev distance e − 1 of d, and so
-//! does every shortest path to it, so the search is exact for every e <= `radius` − |d|∞ − 1;
+//! square (2-D) or cube (3-D) window. With every direction's entries at most `step` in
+//! absolute value (1 for every lattice so far), a cell of exponent e lies within Chebyshev
+//! distance (e − 1)·step of d, and so does every shortest path to it, so the search is exact
+//! for every e <= (`radius` − |d|∞)/step − 1;
 //! [`Space::exact_to`] is that limit, and nothing beyond it is ever used.
 
-use crate::geometry::{Cell, Lattice};
+use crate::geometry::{Cell, Grid, Lattice};
 use crate::golden::Golden;
 use crate::problem::Army;
 use std::collections::VecDeque;
@@ -17,7 +19,7 @@ pub struct Space {
     pub level: i32,
     pub d: Cell,
     radius: i32,
-    grid: Vec<Option<i32>>,
+    grid: Grid<Option<i32>>,
     /// Start cells (row y >= level) per exponent, exact up to `exact_to`.
     pub counts: Vec<u64>,
     /// The line of cells that weigh 0 under the sharper function (Pablito's Figure 7b),
@@ -31,24 +33,28 @@ impl Space {
     /// to at least `need`.
     pub fn new(army: Army, level: i32, d: Cell, need: i32) -> Space {
         let lattice = army.lattice();
-        let radius = need.max(8) + d.0.abs().max(d.1.abs()) + 2;
-        let side = (2 * radius + 1) as usize;
-        let mut grid = vec![None; side * side];
-        let index = |(x, y): Cell| ((y + radius) as usize) * side + (x + radius) as usize;
-        let inside = |(x, y): Cell| x.abs() <= radius && y.abs() <= radius;
+        // Cells of exponent e lie within Chebyshev distance (e − 1)·step of d.
+        let step = lattice
+            .directions
+            .iter()
+            .map(|dd| dd.chebyshev())
+            .max()
+            .unwrap_or(1);
+        let radius = (need.max(8) + 2) * step + d.chebyshev();
+        let mut grid = Grid::new(radius, lattice.dimension(), None);
         let mut queue = VecDeque::from([d]);
-        grid[index(d)] = Some(1);
+        grid.set(d, Some(1));
         while let Some(c) = queue.pop_front() {
-            let e = grid[index(c)].unwrap();
-            for &(dx, dy) in &lattice.directions {
-                let n = (c.0 + dx, c.1 + dy);
-                if inside(n) && lattice.contains(n) && grid[index(n)].is_none() {
-                    grid[index(n)] = Some(e + 1);
+            let e = grid.get(c).unwrap();
+            for &dd in &lattice.directions {
+                let n = c + dd;
+                if grid.inside(n) && lattice.contains(n) && grid.get(n).is_none() {
+                    grid.set(n, Some(e + 1));
                     queue.push_back(n);
                 }
             }
         }
-        let blind = Some(lattice.reflect(d)).filter(|&b| b.0 * d.1 != b.1 * d.0);
+        let blind = Some(lattice.reflect(d)).filter(|&b| !b.parallel(d));
         let mut space = Space {
             lattice,
             level,
@@ -87,15 +93,15 @@ impl Space {
     /// pagoda function on every jump of the exact window and {d, 2d} still weighs 1: the
     /// checker's own derivation of which lattices have one (Pablito's far edge).
     fn sharp_is_pagoda(&self) -> bool {
-        let (d, d2) = (self.d, (2 * self.d.0, 2 * self.d.1));
+        let (d, d2) = (self.d, (2 * self.d));
         if self.blind.is_none() || self.sharp_weight(d) + self.sharp_weight(d2) != Golden::ONE {
             return false;
         }
         let exact = |c: Cell| self.exponent(c).is_some() || !self.lattice.contains(c);
         self.cells().all(|from| {
-            self.lattice.directions.iter().all(|&(dx, dy)| {
-                let over = (from.0 + dx, from.1 + dy);
-                let to = (from.0 + 2 * dx, from.1 + 2 * dy);
+            self.lattice.directions.iter().all(|&dd| {
+                let over = from + dd;
+                let to = from + 2 * dd;
                 !(exact(from) && exact(over) && exact(to) && self.lattice.is_jump(from, over, to))
                     || self.sharp_weight(from) + self.sharp_weight(over) >= self.sharp_weight(to)
             })
@@ -106,7 +112,7 @@ impl Space {
     pub fn is_blind(&self, c: Cell) -> bool {
         self.blind.is_some_and(|b| {
             // c = t·b for an integer t.
-            b.0 * c.1 == b.1 * c.0 && (c.0 * b.0 + c.1 * b.1) % (b.0 * b.0 + b.1 * b.1) == 0
+            b.parallel(c) && c.dot(b) % b.dot(b) == 0
         })
     }
 
@@ -139,25 +145,29 @@ impl Space {
 
     /// Exponents up to this are exact and complete within the window.
     pub fn exact_to(&self) -> i32 {
-        self.radius - self.d.0.abs().max(self.d.1.abs()) - 1
+        let step = self
+            .lattice
+            .directions
+            .iter()
+            .map(|dd| dd.chebyshev())
+            .max()
+            .unwrap_or(1);
+        (self.radius - self.d.chebyshev()) / step - 1
     }
 
     /// Every lattice cell of the window, row by row.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        let r = self.radius;
-        (-r..=r)
-            .flat_map(move |y| (-r..=r).map(move |x| (x, y)))
+        self.lattice
+            .window(self.radius)
             .filter(|&c| self.lattice.contains(c))
     }
 
     /// The exponent of a cell; None outside the lattice or the exact part of the window.
-    pub fn exponent(&self, (x, y): Cell) -> Option<i32> {
-        let r = self.radius;
-        if x.abs() > r || y.abs() > r {
+    pub fn exponent(&self, c: Cell) -> Option<i32> {
+        if !self.grid.inside(c) {
             return None;
         }
-        let side = (2 * r + 1) as usize;
-        self.grid[((y + r) as usize) * side + (x + r) as usize].filter(|&e| e <= self.exact_to())
+        self.grid.get(c).filter(|&e| e <= self.exact_to())
     }
 
     pub fn weight(&self, c: Cell) -> Golden {
@@ -217,7 +227,7 @@ impl Space {
             .map(|g| (0..=q).map(|e| super::profiles::extended(e, g)).collect())
             .collect();
         let pow: Vec<Golden> = (0..=q).map(Golden::pow).collect();
-        let (d, d2) = (self.d, (2 * self.d.0, 2 * self.d.1));
+        let (d, d2) = (self.d, (2 * self.d));
         if self.weight(d) + self.weight(d2) != Golden::ONE
             || self.sharp_weight(d) + self.sharp_weight(d2) != Golden::ONE
         {
@@ -225,9 +235,9 @@ impl Space {
         }
         let within = |c: Cell| self.exponent(c).filter(|&e| e <= q).map(|e| e as usize);
         for from in self.cells() {
-            for &(dx, dy) in &self.lattice.directions {
-                let over = (from.0 + dx, from.1 + dy);
-                let to = (from.0 + 2 * dx, from.1 + 2 * dy);
+            for &dd in &self.lattice.directions {
+                let over = from + dd;
+                let to = from + 2 * dd;
                 let (Some(a), Some(b), Some(c)) = (within(from), within(over), within(to)) else {
                     continue;
                 };
