@@ -186,6 +186,11 @@ pub struct CatalogArgs {
     /// (position class, resource count); what they leave open is reported undecided
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
+    /// Also the fewest moves of every problem (the exact search by levels, boards of at most
+    /// 64 holes): DIR/<board>-moves.csv, and each shortest play and its per-level position
+    /// counts in DIR/<board>/
+    #[arg(long)]
+    pub moves: bool,
 }
 
 #[derive(Args, Debug)]
