@@ -19,8 +19,13 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     let _ = ctrlc::set_handler(|| {
         crate::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
     });
+    let bar = crate::cli_moves_levels::spinner();
     let lim = fewest::Limits {
         interrupt: Some(&crate::solve::INTERRUPTED),
+        progress: bar.as_ref().map(|pb| {
+            let pb = pb.clone();
+            std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
+        }),
         ..fewest::Limits::default()
     };
     let holes: HashSet<_> = board.cells.iter().copied().collect();
@@ -34,7 +39,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
             failed = Some(err);
         }
         if a.verbose {
-            eprintln!(
+            let line = format!(
                 "{} ({},{}) -> ({},{}): {} ({:.1} s)",
                 board.name,
                 e.vacancy.0,
@@ -46,9 +51,16 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
                     .map_or("not solvable".to_string(), |m| format!("{m} moves")),
                 e.solved.seconds
             );
+            match &bar {
+                Some(pb) => pb.println(line),
+                None => eprintln!("{line}"),
+            }
         }
     })
     .map_err(Error::failure)?;
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
     if let Some(e) = failed {
         return Err(e);
     }

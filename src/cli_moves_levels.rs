@@ -20,12 +20,20 @@ pub fn moves(
     start: &[Cell],
     replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
 ) -> Result<u8, Error> {
+    let bar = crate::cli_moves_levels::spinner();
     let lim = Limits {
         interrupt: Some(&crate::solve::INTERRUPTED),
+        progress: bar.as_ref().map(|pb| {
+            let pb = pb.clone();
+            std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
+        }),
         ..Limits::default()
     };
     let (vi, fi) = (board.index[&v], board.index[&f]);
     let (s, built) = fewest::solve_one(board, vi, fi, &lim).map_err(Error::failure)?;
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
     if let Some(play) = &s.play {
         let r = replay(play)
             .map_err(|e| format!("internal error: the play found does not replay: {e}"))?;
@@ -55,6 +63,20 @@ pub fn moves(
         }
     }
     Ok(0)
+}
+
+/// A spinner on stderr when it is a terminal (the levels' progress).
+pub fn spinner() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .expect("a valid template"),
+        );
+        pb.enable_steady_tick(std::time::Duration::from_millis(200));
+        pb
+    })
 }
 
 /// The answer as JSON (the fields of the iterative-deepening answer where they apply).

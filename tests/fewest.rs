@@ -162,7 +162,7 @@ fn too_large_boards_and_levels_are_one_line_errors() {
     assert!(fewest::Bits::new(&b).is_ok());
     let lim = Limits {
         max_level: 10,
-        interrupt: None,
+        ..Limits::default()
     };
     let e = fewest::solve_one(&b, 0, 0, &lim).unwrap_err();
     assert!(

@@ -195,13 +195,26 @@ pub enum Stop {
     TooMany,
 }
 
+/// A progress callback: one line saying what is being built.
+pub type Progress = std::sync::Arc<dyn Fn(String) + Send + Sync>;
+
 /// Limits of a computation.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Limits {
     /// The most positions any one level may hold (8 bytes each, sorted; building a level
-    /// needs about twice that).
+    /// needs a few times that).
     pub max_level: usize,
     pub interrupt: Option<&'static AtomicBool>,
+    /// Told each level as it is built.
+    pub progress: Option<Progress>,
+}
+
+impl Limits {
+    fn tell(&self, line: impl FnOnce() -> String) {
+        if let Some(p) = &self.progress {
+            p(line());
+        }
+    }
 }
 
 impl Default for Limits {
@@ -209,6 +222,7 @@ impl Default for Limits {
         Limits {
             max_level: 150_000_000,
             interrupt: None,
+            progress: None,
         }
     }
 }
@@ -227,8 +241,19 @@ impl Reach {
         let group = bits.stabiliser(&[hole]);
         let start = bits.canon(&group, bits.full & !(1 << hole));
         let mut levels = vec![vec![start]];
-        for _ in 0..depth {
+        let t0 = Instant::now();
+        let mut total = 1u64;
+        for j in 0..depth {
             let next = next_level(bits, &group, levels.last().expect("level 0"), lim)?;
+            total += next.len() as u64;
+            lim.tell(|| {
+                format!(
+                    "levels from hole {hole}: {} jumps, {} positions ({total} in all, {:.0}/s)",
+                    j + 1,
+                    next.len(),
+                    total as f64 / t0.elapsed().as_secs_f64().max(1e-9)
+                )
+            });
             levels.push(next);
         }
         Ok(Reach {
@@ -507,7 +532,14 @@ pub fn solve(
     let v = bits.perms[fwd.g][fwd.reach.hole] as usize;
     let f = bits.perms[bwd.g][bwd.reach.hole] as usize;
     let h = bits.stabiliser(&[v, f]);
+    lim.tell(|| "the positions on some play".to_string());
     let levels = on_plays(bits, &h, fwd, bwd, lim)?;
+    lim.tell(|| {
+        format!(
+            "the move graph on {} positions",
+            levels.iter().map(Vec::len).sum::<usize>()
+        )
+    });
     let mut out = Solved {
         on_plays: levels.iter().map(|l| l.len() as u64).collect(),
         symmetry: h.len(),
