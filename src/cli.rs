@@ -191,6 +191,10 @@ pub struct CatalogArgs {
     /// counts in DIR/<board>/
     #[arg(long)]
     pub moves: bool,
+    /// With --moves: after this many seconds of the moves, list the problems left as not
+    /// searched (status time_limit)
+    #[arg(long, value_name = "SECS", requires = "moves", value_parser = parse_seconds)]
+    pub moves_time_limit: Option<f64>,
 }
 
 #[derive(Args, Debug)]

@@ -32,7 +32,10 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     let dir = a.out.join(&board.name);
     let t0 = Instant::now();
     let mut failed: Option<Error> = None;
-    let entries = fewest::catalogue(board, &lim, &mut |e| {
+    let deadline = a
+        .moves_time_limit
+        .map(|t| t0 + std::time::Duration::from_secs_f64(t));
+    let entries = fewest::catalogue(board, &lim, deadline, &mut |e| {
         if failed.is_none()
             && let Err(err) = check_and_write(board, &holes, outcomes, e, &dir)
         {
@@ -46,9 +49,11 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
                 e.vacancy.1,
                 e.finish.0,
                 e.finish.1,
-                e.solved
-                    .min_moves
-                    .map_or("not solvable".to_string(), |m| format!("{m} moves")),
+                match (e.done, e.solved.min_moves) {
+                    (false, _) => "not searched (time limit)".to_string(),
+                    (true, None) => "not solvable".to_string(),
+                    (true, Some(m)) => format!("{m} moves"),
+                },
                 e.solved.seconds
             );
             match &bar {
@@ -66,17 +71,22 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     }
     let seconds = t0.elapsed().as_secs_f64();
     let mut csv = String::from(
-        "vacancy_x,vacancy_y,finish_x,finish_y,orbit,min_moves,on_plays,levels_built,seconds\n",
+        "vacancy_x,vacancy_y,finish_x,finish_y,orbit,status,min_moves,on_plays,levels_built,seconds\n",
     );
     for e in &entries {
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{},{:.3}",
+            "{},{},{},{},{},{},{},{},{},{:.3}",
             e.vacancy.0,
             e.vacancy.1,
             e.finish.0,
             e.finish.1,
             e.orbit,
+            match (e.done, e.solved.min_moves) {
+                (false, _) => "time_limit",
+                (true, None) => "impossible",
+                (true, Some(_)) => "optimal",
+            },
             e.solved.min_moves.map_or(String::new(), |m| m.to_string()),
             e.solved.on_plays.iter().sum::<u64>(),
             e.built,
@@ -88,8 +98,9 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         csv.as_bytes(),
     )?;
     let lengths: Vec<u32> = entries.iter().filter_map(|e| e.solved.min_moves).collect();
+    let left = entries.iter().filter(|e| !e.done).count();
     emitln(&format!(
-        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
+        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {left} not searched, past the time limit): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
         board.name,
         lengths.len(),
         entries.len(),
@@ -110,6 +121,9 @@ fn check_and_write(
     dir: &std::path::Path,
 ) -> Result<(), Error> {
     let (v, f) = (e.vacancy, e.finish);
+    if !e.done {
+        return Ok(());
+    }
     let verdict = outcomes
         .iter()
         .find(|o| (o.vacancy, o.finish) == (v, f))

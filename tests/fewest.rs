@@ -131,13 +131,17 @@ fn levels_equal_bfs_on_a_small_cross_and_a_rectangle() {
 fn the_catalogue_matches_one_problem_at_a_time() {
     let b = board("triangle5");
     let mut seen = 0;
-    let entries = fewest::catalogue(&b, &Limits::default(), &mut |_| seen += 1).unwrap();
+    let entries = fewest::catalogue(&b, &Limits::default(), None, &mut |_| seen += 1).unwrap();
     assert_eq!(seen, entries.len());
     let solvable = entries
         .iter()
         .filter(|e| e.solved.min_moves.is_some())
         .count();
     assert_eq!(solvable, 12);
+    assert!(entries.iter().all(|e| e.done));
+    let past = Some(std::time::Instant::now());
+    let late = fewest::catalogue(&b, &Limits::default(), past, &mut |_| {}).unwrap();
+    assert!(late.len() == entries.len() && late.iter().all(|e| !e.done));
     for e in &entries {
         let (s, _) = fewest::solve_one(
             &b,

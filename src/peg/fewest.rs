@@ -7,10 +7,11 @@
 //!
 //! 1. *Forward levels.* F_j = the positions reached from S by j jumps (j = 0 … J), each level
 //!    sorted, positions kept up to the stabiliser H_v of v among the board's symmetries.
-//! 2. *Backward levels, by complement.* If a jump a → c over b turns P into P', the same line
-//!    jumped c → a over b turns the complement of P' into the complement of P: so P reaches T
-//!    in k jumps exactly when the complement of P is reached from the complement of T (every
-//!    hole but f) in k jumps. The backward levels are the forward levels B_k of that start
+//! 2. *Backward levels, by complement.* If a jump a → c over b turns P into P', the same jump
+//!    a → c over b turns the complement of P' (a, b full, c empty) into the complement of P:
+//!    so P reaches T in k jumps exactly when the complement of P is reached from the
+//!    complement of T (every hole but f) in k jumps (the jumps in reverse order; chains of one
+//!    man are not kept, so a problem and its reverse may differ in moves). The backward levels are the forward levels B_k of that start
 //!    (k = 0 … K), kept up to H_f. (For the central game S is T's complement, and one set of
 //!    levels serves both ways.)
 //! 3. *The positions on some play*, G_j (j jumps made): G_J = {P ∈ F_J : comp(P) ∈ B_K}; for
@@ -39,7 +40,9 @@ use std::time::Instant;
 /// A jump as (from, over, to) hole indices.
 type Jump3 = (u8, u8, u8);
 /// What sees each move: its end position and its chain of jumps.
-type Visit<'a> = dyn FnMut(u64, &[Jump3]) + 'a;
+type Visit<'a> = dyn FnMut(u64, usize, &[Jump3]) + 'a;
+/// The number of a position in the move graph, if it is on some play.
+type Id<'a> = dyn Fn(u64) -> Option<usize> + 'a;
 /// A part of the move graph: each position's number of children, and the children.
 type Adjacency = (Vec<usize>, Vec<u32>);
 
@@ -195,6 +198,69 @@ pub enum Stop {
     TooMany,
 }
 
+/// A set of positions by open addressing (linear probing, at most half full): one or two
+/// memory reads per look-up where a binary search of a large level takes some twenty.
+/// `u64::MAX` marks an empty slot (never a position here: every position has a hole, as the
+/// start has one and jumps keep the number of holes growing; complements have a man).
+pub struct Lookup {
+    slots: Vec<u64>,
+    shift: u32,
+    len: usize,
+}
+
+impl Lookup {
+    fn new(keys: &[u64]) -> Lookup {
+        let bits = (2 * keys.len().max(1))
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        let mut t = Lookup {
+            slots: vec![u64::MAX; 1 << bits],
+            shift: 64 - bits,
+            len: keys.len(),
+        };
+        let mask = t.slots.len() - 1;
+        for &k in keys {
+            let mut i = t.home(k);
+            while t.slots[i] != u64::MAX {
+                i = (i + 1) & mask;
+            }
+            t.slots[i] = k;
+        }
+        t
+    }
+
+    fn home(&self, k: u64) -> usize {
+        (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The slot holding k, if k is in the set.
+    fn find(&self, k: u64) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(k);
+        loop {
+            match self.slots[i] {
+                u64::MAX => return None,
+                x if x == k => return Some(i),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The positions, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.slots.iter().copied().filter(|&x| x != u64::MAX)
+    }
+}
+
 /// A progress callback: one line saying what is being built.
 pub type Progress = std::sync::Arc<dyn Fn(String) + Send + Sync>;
 
@@ -232,7 +298,7 @@ impl Default for Limits {
 pub struct Reach {
     pub hole: usize,
     pub group: Vec<usize>,
-    pub levels: Vec<Vec<u64>>,
+    pub levels: Vec<Lookup>,
 }
 
 impl Reach {
@@ -240,11 +306,12 @@ impl Reach {
     pub fn new(bits: &Bits, hole: usize, depth: usize, lim: &Limits) -> Result<Reach, Stop> {
         let group = bits.stabiliser(&[hole]);
         let start = bits.canon(&group, bits.full & !(1 << hole));
-        let mut levels = vec![vec![start]];
+        let mut last = vec![start];
+        let mut levels = Vec::new();
         let t0 = Instant::now();
         let mut total = 1u64;
         for j in 0..depth {
-            let next = next_level(bits, &group, levels.last().expect("level 0"), lim)?;
+            let next = next_level(bits, &group, &last, lim)?;
             total += next.len() as u64;
             lim.tell(|| {
                 format!(
@@ -254,8 +321,10 @@ impl Reach {
                     total as f64 / t0.elapsed().as_secs_f64().max(1e-9)
                 )
             });
-            levels.push(next);
+            levels.push(Lookup::new(&last));
+            last = next;
         }
+        levels.push(Lookup::new(&last));
         Ok(Reach {
             hole,
             group,
@@ -267,7 +336,7 @@ impl Reach {
     fn holds(&self, bits: &Bits, j: usize, p: u64) -> bool {
         self.levels
             .get(j)
-            .is_some_and(|l| l.binary_search(&bits.canon(&self.group, p)).is_ok())
+            .is_some_and(|l| l.find(bits.canon(&self.group, p)).is_some())
     }
 
     pub fn positions(&self) -> u64 {
@@ -354,7 +423,12 @@ impl<'a> Seen<'a> {
     }
 
     fn holds(&self, bits: &Bits, j: usize, p: u64) -> bool {
-        self.reach.holds(bits, j, bits.image(self.g_inv, p))
+        let q = if self.g_inv == 0 {
+            p
+        } else {
+            bits.image(self.g_inv, p)
+        };
+        self.reach.holds(bits, j, q)
     }
 }
 
@@ -401,7 +475,8 @@ fn on_plays(
     }
     let mut levels: Vec<Vec<u64>> = vec![Vec::new(); n_jumps + 1];
     let stop = || lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
-    let mut mid = par_filter(&fwd.reach.levels[j_mid], &stop, &|r, out| {
+    let meet: Vec<u64> = fwd.reach.levels[j_mid].iter().collect();
+    let mut mid = par_filter(&meet, &stop, &|r, out| {
         for &x in &reps {
             let p = bits.image(fwd.g, bits.image(x, r));
             if bwd.holds(bits, k_mid, bits.full ^ p) {
@@ -489,11 +564,11 @@ fn par_filter(
 }
 
 /// The moves of the graph on G: every chain of jumps by one man from p whose positions stay
-/// in G; `visit` sees each end position with the chain's jumps (hole indices).
-fn moves_from(bits: &Bits, in_g: &dyn Fn(u64) -> bool, p: u64, visit: &mut Visit) {
+/// in G; `visit` sees each end position with its number and the chain's jumps (hole indices).
+fn moves_from(bits: &Bits, in_g: &Id, p: u64, visit: &mut Visit) {
     fn chain(
         bits: &Bits,
-        in_g: &dyn Fn(u64) -> bool,
+        in_g: &Id,
         rest: u64,
         at: u8,
         steps: &mut Vec<(u8, u8, u8)>,
@@ -503,9 +578,9 @@ fn moves_from(bits: &Bits, in_g: &dyn Fn(u64) -> bool, p: u64, visit: &mut Visit
             if rest >> b & 1 == 1 && rest >> c & 1 == 0 {
                 let rest2 = rest ^ (1 << b);
                 let pos = rest2 | 1 << c;
-                if in_g(pos) {
+                if let Some(k) = in_g(pos) {
                     steps.push((at, b, c));
-                    visit(pos, steps);
+                    visit(pos, k, steps);
                     chain(bits, in_g, rest2, c, steps, visit);
                     steps.pop();
                 }
@@ -552,7 +627,6 @@ pub fn solve(
     }
     let g = Graph::new(bits, &h, &levels, lim)?;
     let id = |p: u64| g.id(bits, p);
-    let in_g = |p: u64| id(p).is_some();
     // Fewest moves to the finish (last position first: children come after their parents)
     // and from the start (first position first).
     const FAR: u32 = u32::MAX;
@@ -589,13 +663,7 @@ pub fn solve(
     }
     out.table = table;
     out.min_moves = Some(best);
-    out.play = Some(walk(
-        board,
-        bits,
-        &in_g,
-        &|p| to_end[id(p).expect("in G")],
-        start,
-    ));
+    out.play = Some(walk(board, bits, &id, &to_end, start));
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
 }
@@ -605,7 +673,8 @@ pub fn solve(
 /// count), and each position's move children, found in two threads.
 struct Graph<'a> {
     h: &'a [usize],
-    levels: &'a [Vec<u64>],
+    /// Per level: its set, and per slot the position's rank in the sorted level.
+    tables: Vec<(Lookup, Vec<u32>)>,
     offsets: Vec<usize>,
     /// children of k: targets[starts[k] .. starts[k + 1]].
     starts: Vec<usize>,
@@ -623,9 +692,20 @@ impl<'a> Graph<'a> {
         for l in levels {
             offsets.push(offsets.last().expect("0") + l.len());
         }
+        let tables = levels
+            .iter()
+            .map(|l| {
+                let t = Lookup::new(l);
+                let mut ranks = vec![u32::MAX; t.slots.len()];
+                for (r, &p) in l.iter().enumerate() {
+                    ranks[t.find(p).expect("just inserted")] = r as u32;
+                }
+                (t, ranks)
+            })
+            .collect();
         let mut g = Graph {
             h,
-            levels,
+            tables,
             offsets,
             starts: vec![0],
             targets: Vec::new(),
@@ -638,7 +718,7 @@ impl<'a> Graph<'a> {
                 .chunks(half)
                 .map(|part| {
                     s.spawn(move || {
-                        let in_g = |p: u64| gr.id(bits, p).is_some();
+                        let in_g = |p: u64| gr.id(bits, p);
                         let (mut lens, mut targets) = (Vec::new(), Vec::new());
                         let mut kids: Vec<u32> = Vec::new();
                         for (i, &p) in part.iter().enumerate() {
@@ -648,9 +728,7 @@ impl<'a> Graph<'a> {
                                 return Err(Stop::Interrupted);
                             }
                             kids.clear();
-                            moves_from(bits, &in_g, p, &mut |c, _| {
-                                kids.push(gr.id(bits, c).expect("in G") as u32);
-                            });
+                            moves_from(bits, &in_g, p, &mut |_, k, _| kids.push(k as u32));
                             kids.sort_unstable();
                             kids.dedup();
                             lens.push(kids.len());
@@ -679,8 +757,9 @@ impl<'a> Graph<'a> {
     fn id(&self, bits: &Bits, p: u64) -> Option<usize> {
         let j = (bits.n - 1).checked_sub(p.count_ones() as usize)?;
         let c = bits.canon(self.h, p);
-        let i = self.levels.get(j)?.binary_search(&c).ok()?;
-        Some(self.offsets[j] + i)
+        let (t, ranks) = self.tables.get(j)?;
+        let slot = t.find(c)?;
+        Some(self.offsets[j] + ranks[slot] as usize)
     }
 
     fn children(&self, k: usize) -> &[u32] {
@@ -690,20 +769,15 @@ impl<'a> Graph<'a> {
 
 /// A shortest play on the concrete board: from the start, each move one that leads to a
 /// position one move nearer the finish.
-fn walk(
-    board: &PegBoard,
-    bits: &Bits,
-    in_g: &dyn Fn(u64) -> bool,
-    to_end: &dyn Fn(u64) -> u32,
-    start: u64,
-) -> Vec<Step> {
+fn walk(board: &PegBoard, bits: &Bits, id: &Id, to_end: &[u32], start: u64) -> Vec<Step> {
     let mut play = Vec::new();
     let mut at = start;
-    while to_end(at) > 0 {
-        let want = to_end(at) - 1;
+    let far = |p: u64| to_end[id(p).expect("on some play")];
+    while far(at) > 0 {
+        let want = far(at) - 1;
         let mut next: Option<(u64, Vec<Jump3>)> = None;
-        moves_from(bits, in_g, at, &mut |c, steps| {
-            if next.is_none() && to_end(c) == want {
+        moves_from(bits, id, at, &mut |c, k, steps| {
+            if next.is_none() && to_end[k] == want {
                 next = Some((c, steps.to_vec()));
             }
         });
@@ -766,30 +840,58 @@ pub struct Entry {
     pub solved: Solved,
     /// Positions in the levels built for this entry (0 when it reused levels built before).
     pub built: u64,
+    /// False: not searched (the deadline had passed); `solved` is then empty.
+    pub done: bool,
 }
 
 /// The fewest moves of every problem of the board up to symmetry whose position class allows
-/// a finish ([`super::classes::witness`] finds none; the others cannot be solved at all), in
-/// the order of [`PegBoard::problems`]. The levels of each hole class are built once (from the
-/// class's least hole) and serve every problem whose vacancy or finish is in the class; a
-/// class's levels are dropped once no problem left needs them. `each` sees every entry.
+/// a finish ([`super::classes::witness`] finds none; the others cannot be solved at all). The
+/// cheapest first: the problems with the most symmetries (their positions are kept up to
+/// them), then by the classes of their holes. The levels of each hole class are built once
+/// (from the class's least hole) and serve every problem whose vacancy or finish is in the
+/// class; a class's levels are dropped once no problem left needs them. Past `deadline` the
+/// problems left are returned not searched (`done` false). `each` sees every entry.
 pub fn catalogue(
     board: &PegBoard,
     lim: &Limits,
+    deadline: Option<Instant>,
     each: &mut dyn FnMut(&Entry),
 ) -> Result<Vec<Entry>, String> {
     let bits = Bits::new(board)?;
     let (jf, _) = depths(&bits);
-    let problems: Vec<(usize, usize)> = board
+    let mut problems: Vec<(usize, usize)> = board
         .problems()
         .into_iter()
         .map(|(v, f)| (board.index[&v], board.index[&f]))
         .filter(|&(v, f)| super::classes::witness(board, v, f).is_none())
         .collect();
+    problems.sort_by_key(|&(v, f)| {
+        (
+            std::cmp::Reverse(bits.stabiliser(&[v, f]).len()),
+            bits.representative(v).0,
+            bits.representative(f).0,
+            v,
+            f,
+        )
+    });
     let mut cache: HashMap<usize, Reach> = HashMap::new();
     let mut out = Vec::new();
     for (i, &(v, f)) in problems.iter().enumerate() {
         let started = Instant::now();
+        let (vc, fc) = (board.cells[v], board.cells[f]);
+        if deadline.is_some_and(|d| started >= d) {
+            let e = Entry {
+                vacancy: vc,
+                finish: fc,
+                orbit: board.orbit_size(vc, fc),
+                solved: Solved::default(),
+                built: 0,
+                done: false,
+            };
+            each(&e);
+            out.push(e);
+            continue;
+        }
         let (rv, gv) = bits.representative(v);
         let (rf, gf) = bits.representative(f);
         let needed: Vec<usize> = problems[i..]
@@ -809,13 +911,13 @@ pub fn catalogue(
         let b = Seen::new(&bits, &cache[&rf], gf);
         let mut solved = solve(board, &bits, (&a, &b), lim).map_err(|s| stop_line(s, lim))?;
         solved.seconds = started.elapsed().as_secs_f64();
-        let (vc, fc) = (board.cells[v], board.cells[f]);
         let e = Entry {
             vacancy: vc,
             finish: fc,
             orbit: board.orbit_size(vc, fc),
             solved,
             built,
+            done: true,
         };
         each(&e);
         out.push(e);
