@@ -187,6 +187,15 @@ pub struct CatalogArgs {
     /// (position class, resource count); what they leave open is reported undecided
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
+    /// Also the fewest moves of every problem (the exact search by levels, boards of at most
+    /// 64 holes): DIR/<board>-moves.csv, and each shortest play and its per-level position
+    /// counts in DIR/<board>/
+    #[arg(long)]
+    pub moves: bool,
+    /// With --moves: after this many seconds of the moves, list the problems left as not
+    /// searched (status time_limit)
+    #[arg(long, value_name = "SECS", requires = "moves", value_parser = parse_seconds)]
+    pub moves_time_limit: Option<f64>,
 }
 
 #[derive(Args, Debug)]

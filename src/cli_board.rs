@@ -196,6 +196,9 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
         emitln(&catalog_summary(&board, &outcomes, seconds))?;
     }
     let undecided = outcomes.iter().any(|o| o.verdict.solvable().is_none());
+    if a.moves {
+        crate::cli_catalog_moves::moves(a, &board, &outcomes)?;
+    }
     Ok(if undecided { 3 } else { 0 })
 }
 

@@ -44,6 +44,10 @@ pub struct MovesArgs {
     /// army file's sibling <...>-play.csv when it exists and replays
     #[arg(long, value_name = "PLAY_CSV")]
     pub seed: Option<PathBuf>,
+    /// A board problem: use the iterative-deepening search with bounds instead of the exact
+    /// search by levels (the default for boards of at most 64 holes)
+    #[arg(long)]
+    pub ida: bool,
     /// Use no known play: search until a play is found
     #[arg(long, conflicts_with = "seed")]
     pub no_seed: bool,

@@ -99,6 +99,12 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let holes: HashSet<Cell> = board.cells.iter().copied().collect();
     let start: Vec<Cell> = board.cells.iter().copied().filter(|&c| c != v).collect();
     let replay = |play: &[Step]| verify::replay_board(&holes, &board.directions, &start, play, f);
+    if !a.ida && board.cells.len() <= 64 {
+        let _ = ctrlc::set_handler(|| {
+            crate::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        return crate::cli_moves_levels::moves(a, &board, (v, f), &start, &replay);
+    }
     let seed = seed_play(a, &board, v, f, &replay)?;
     let seed_moves = seed.as_ref().map(|p| verify::count_moves(p) as u32);
     let _ = ctrlc::set_handler(|| {
