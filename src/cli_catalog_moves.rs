@@ -146,7 +146,7 @@ fn check_and_write(
         std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
         export::write_atomic(
             &dir.join(format!("{stem}-moves-play.csv")),
-            export::play_csv(play).as_bytes(),
+            export::play_csv(play, 2).as_bytes(),
         )?;
     }
     let doc = json!({

@@ -46,9 +46,9 @@ pub fn moves(
             crate::cli::check_writable(dir)?;
             let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
             let start_csv = dir.join(format!("{stem}-moves-start.csv"));
-            export::write_atomic(&start_csv, export::army_csv(start).as_bytes())?;
+            export::write_atomic(&start_csv, export::army_csv(start, 2).as_bytes())?;
             let p = dir.join(format!("{stem}-moves-play.csv"));
-            export::write_atomic(&p, export::play_csv(play).as_bytes())?;
+            export::write_atomic(&p, export::play_csv(play, 2).as_bytes())?;
             Some(p)
         }
         _ => None,
