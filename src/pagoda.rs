@@ -505,7 +505,11 @@ pub fn impossibility_reason(army: Army, level: i32) -> Option<String> {
     }
     let w = StartWeight::of(army, level);
     (!w.exceeds_one()).then(|| {
-        format!("pagoda: all rows y >= {level} together weigh {w} <= 1, the target's weight")
+        let rows = match lattice.dimension() {
+            3 => "layers z",
+            _ => "rows y",
+        };
+        format!("pagoda: all {rows} >= {level} together weigh {w} <= 1, the target's weight")
     })
 }
 

@@ -39,9 +39,9 @@ fn successors(b: &PegBoard, holes: &HashSet<Cell>, pos: &BTreeSet<Cell>) -> Vec<
     for &a in pos {
         let mut stack = vec![(a, pos.clone())];
         while let Some((at, cur)) = stack.pop() {
-            for &(dx, dy) in &b.directions {
-                let over = (at.0 + dx, at.1 + dy);
-                let to = (at.0 + 2 * dx, at.1 + 2 * dy);
+            for &d in &b.directions {
+                let over = Cell::xy(at.0 + d.0, at.1 + d.1);
+                let to = Cell::xy(at.0 + 2 * d.0, at.1 + 2 * d.1);
                 if holes.contains(&to) && cur.contains(&over) && !cur.contains(&to) {
                     let mut next = cur.clone();
                     next.remove(&at);
@@ -116,13 +116,13 @@ fn levels_equal_bfs_on_every_triangle_problem() {
 #[test]
 fn levels_equal_bfs_on_a_small_cross_and_a_rectangle() {
     let cross: Vec<Cell> = (-2..=2)
-        .flat_map(|x| (-2..=2).map(move |y| (x, y)))
-        .filter(|&(x, y): &Cell| x.abs().min(y.abs()) <= 1)
+        .flat_map(|x| (-2..=2).map(move |y| Cell::xy(x, y)))
+        .filter(|c: &Cell| c.0.abs().min(c.1.abs()) <= 1)
         .collect();
     let b = square_board("cross21", &cross);
     let problems: Vec<(Cell, Cell)> = b.problems().into_iter().take(12).collect();
     check_all(&b, &problems);
-    let rect: Vec<Cell> = (0..4).flat_map(|x| (0..4).map(move |y| (x, y))).collect();
+    let rect: Vec<Cell> = (0..4).flat_map(|x| (0..4).map(move |y| Cell::xy(x, y))).collect();
     let b = square_board("square16", &rect);
     check_all(&b, &b.problems());
 }
@@ -181,7 +181,7 @@ fn too_large_boards_and_levels_are_one_line_errors() {
 #[ignore]
 fn english_central_game_takes_18_moves() {
     let b = board("english");
-    let c = b.index[&(0, 0)];
+    let c = b.index[&Cell::xy(0, 0)];
     let (s, _) = fewest::solve_one(&b, c, c, &Limits::default()).unwrap();
     assert_eq!(s.min_moves, Some(18));
 }
