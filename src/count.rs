@@ -281,10 +281,10 @@ fn add_cuts(
 ) {
     for image in images(lattice, cells) {
         let set: Option<Vec<usize>> = image.iter().map(|c| board.index.get(c).copied()).collect();
-        if let Some(set) = set.filter(|s| s.iter().all(|&m| board.start[m])) {
-            if !spec.excluded.contains(&set) {
-                spec.excluded.push(set);
-            }
+        if let Some(set) = set.filter(|s| s.iter().all(|&m| board.start[m]))
+            && !spec.excluded.contains(&set)
+        {
+            spec.excluded.push(set);
         }
     }
 }

@@ -187,10 +187,10 @@ fn a_count_proof_checks_and_its_damage_is_named() {
     assert!(e.contains("image of one listed before"), "{e}");
     let e = damaged(&|q| {
         for r in &mut q.rounds {
-            if let Evidence::Direct { ip, .. } = &mut r.evidence {
-                if let Some(cut) = ip.def.cuts.first_mut() {
-                    cut[0] = Cell::xy(cut[0].0 + 1, cut[0].1);
-                }
+            if let Evidence::Direct { ip, .. } = &mut r.evidence
+                && let Some(cut) = ip.def.cuts.first_mut()
+            {
+                cut[0] = Cell::xy(cut[0].0 + 1, cut[0].1);
             }
         }
     });

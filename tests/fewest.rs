@@ -122,7 +122,9 @@ fn levels_equal_bfs_on_a_small_cross_and_a_rectangle() {
     let b = square_board("cross21", &cross);
     let problems: Vec<(Cell, Cell)> = b.problems().into_iter().take(12).collect();
     check_all(&b, &problems);
-    let rect: Vec<Cell> = (0..4).flat_map(|x| (0..4).map(move |y| Cell::xy(x, y))).collect();
+    let rect: Vec<Cell> = (0..4)
+        .flat_map(|x| (0..4).map(move |y| Cell::xy(x, y)))
+        .collect();
     let b = square_board("square16", &rect);
     check_all(&b, &b.problems());
 }

@@ -68,7 +68,7 @@ fn a_split_proof_checks_and_every_damage_is_named() {
 
     let e = damaged(&p, |q| {
         let c = &mut cases(q)[0];
-        c.slack = c.slack + solarmy::golden::Golden::pow(20);
+        c.slack += solarmy::golden::Golden::pow(20);
     });
     assert!(e.contains("slack stated") && e.contains("case "), "{e}");
 

@@ -170,14 +170,14 @@ fn answer(call: &Call, time_limit: Option<f64>, record: Option<&Record>) -> Answ
     let print = record
         .filter(|_| call.solver == Solver::Cbc)
         .map(|_| fingerprint(&call.sys));
-    if let (Some(r), Some(f)) = (record, &print) {
-        if r.confirmed.contains(f) {
-            return Answer {
-                verdict: Resolved::Infeasible,
-                note: "recorded".into(),
-                seconds: 0.0,
-            };
-        }
+    if let (Some(r), Some(f)) = (record, &print)
+        && r.confirmed.contains(f)
+    {
+        return Answer {
+            verdict: Resolved::Infeasible,
+            note: "recorded".into(),
+            seconds: 0.0,
+        };
     }
     let a = solve_one(call, time_limit);
     if let (Some(r), Some(f)) = (record, print) {

@@ -272,7 +272,7 @@ impl Proof {
     /// The proof as bytes for `path`: gzip-compressed when it ends in `.gz`.
     pub fn to_bytes(&self, path: &std::path::Path) -> Result<Vec<u8>, Error> {
         let json = serde_json::to_vec(self).map_err(|e| Error::Input(e.to_string()))?;
-        if !path.extension().is_some_and(|e| e == "gz") {
+        if path.extension().is_none_or(|e| e != "gz") {
             return Ok(json);
         }
         let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
