@@ -5,7 +5,6 @@
 
 use crate::cli::Error;
 use crate::cli_moves::MovesArgs;
-use crate::export;
 use crate::geometry::Cell;
 use crate::peg::PegBoard;
 use crate::peg::fewest::{self, Limits, Solved};
@@ -44,12 +43,13 @@ pub fn moves(
     let csv = match (&a.out, &s.play) {
         (Some(dir), Some(play)) => {
             crate::cli::check_writable(dir)?;
-            let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
-            let start_csv = dir.join(format!("{stem}-moves-start.csv"));
-            export::write_atomic(&start_csv, export::army_csv(start, 2).as_bytes())?;
-            let p = dir.join(format!("{stem}-moves-play.csv"));
-            export::write_atomic(&p, export::play_csv(play, 2).as_bytes())?;
-            Some(p)
+            Some(crate::cli_moves_board::write_play(
+                dir,
+                board,
+                (v, f),
+                start,
+                play,
+            )?)
         }
         _ => None,
     };
