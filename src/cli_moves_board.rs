@@ -162,23 +162,6 @@ fn seed_play(
 }
 
 /// Writes the play and its start (with --out) and prints the answer.
-/// Writes a board play and, beside it, its start position (so that `verify --model
-/// --finish` replays it) under `dir`; returns the play's path.
-pub(crate) fn write_play(
-    dir: &std::path::Path,
-    board: &PegBoard,
-    (v, f): (Cell, Cell),
-    start: &[Cell],
-    play: &[crate::verify::Step],
-) -> Result<std::path::PathBuf, Error> {
-    let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
-    let start_csv = dir.join(format!("{stem}-moves-start.csv"));
-    export::write_atomic(&start_csv, export::army_csv(start, 2).as_bytes())?;
-    let p = dir.join(format!("{stem}-moves-play.csv"));
-    export::write_atomic(&p, export::play_csv(play, 2).as_bytes())?;
-    Ok(p)
-}
-
 fn report(
     a: &MovesArgs,
     board: &PegBoard,
@@ -188,7 +171,13 @@ fn report(
     seed_moves: Option<u32>,
 ) -> Result<(), Error> {
     let csv = match (&a.out, &ans.play) {
-        (Some(dir), Some(play)) => Some(write_play(dir, board, (v, f), start, play)?),
+        (Some(dir), Some(play)) => Some(crate::cli_moves_levels::write_play(
+            dir,
+            board,
+            (v, f),
+            start,
+            play,
+        )?),
         _ => None,
     };
     if a.json {

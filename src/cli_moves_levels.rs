@@ -43,13 +43,7 @@ pub fn moves(
     let csv = match (&a.out, &s.play) {
         (Some(dir), Some(play)) => {
             crate::cli::check_writable(dir)?;
-            Some(crate::cli_moves_board::write_play(
-                dir,
-                board,
-                (v, f),
-                start,
-                play,
-            )?)
+            Some(write_play(dir, board, (v, f), start, play)?)
         }
         _ => None,
     };
@@ -164,4 +158,21 @@ fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, 
         );
     }
     println!("{:.2} s", s.seconds);
+}
+
+/// Writes a board play and, beside it, its start position (so that `verify --model
+/// --finish` replays it) under `dir`; returns the play's path.
+pub(crate) fn write_play(
+    dir: &std::path::Path,
+    board: &PegBoard,
+    (v, f): (Cell, Cell),
+    start: &[Cell],
+    play: &[crate::verify::Step],
+) -> Result<std::path::PathBuf, Error> {
+    let stem = format!("{}-{}", board.name, crate::peg::catalog::stem(v, f));
+    let start_csv = dir.join(format!("{stem}-moves-start.csv"));
+    crate::export::write_atomic(&start_csv, crate::export::army_csv(start, 2).as_bytes())?;
+    let p = dir.join(format!("{stem}-moves-play.csv"));
+    crate::export::write_atomic(&p, crate::export::play_csv(play, 2).as_bytes())?;
+    Ok(p)
 }
