@@ -7,7 +7,7 @@
 
 use crate::geometry::Cell;
 use crate::pagoda::Pagoda;
-use crate::render::shade;
+use crate::render::{shade, target_ring_at};
 use crate::verify::Step;
 use svg::Document;
 use svg::node::element::{Circle, Definitions, Group, Rectangle, Text, Title, Use};
@@ -116,16 +116,10 @@ fn layer(f: &Frame, pagoda: &Pagoda, level: i32, z: i32) -> Group {
             .set("stroke-width", 1.2),
     );
     if z == 0 {
-        let (tx, ty) = f.place(Cell::ORIGIN, (0.0, 0.0));
-        g = g.add(
-            Circle::new()
-                .set("cx", tx)
-                .set("cy", ty)
-                .set("r", UNIT * 0.45)
-                .set("fill", "none")
-                .set("stroke", "#d00")
-                .set("stroke-width", 2),
-        );
+        g = g.add(target_ring_at(
+            f.place(Cell::ORIGIN, (0.0, 0.0)),
+            UNIT * 0.45,
+        ));
     }
     g.add(text(&format!("z = {z}"), (f.width() / 2.0, -4.0), "middle"))
 }

@@ -299,11 +299,15 @@ fn man(c: Cell, (x, y): (f64, f64), r: f64, fill: &str) -> Circle {
 
 /// The target ringed in red.
 fn target_ring(layout: &Layout, origin: (f64, f64)) -> Circle {
-    let (tx, ty) = layout.place(Cell::ORIGIN, origin);
+    target_ring_at(layout.place(Cell::ORIGIN, origin), UNIT * 0.45)
+}
+
+/// A red ring of radius `r` around `(cx, cy)`: how every picture marks the target.
+pub(crate) fn target_ring_at((cx, cy): (f64, f64), r: f64) -> Circle {
     Circle::new()
-        .set("cx", tx)
-        .set("cy", ty)
-        .set("r", UNIT * 0.45)
+        .set("cx", cx)
+        .set("cy", cy)
+        .set("r", r)
         .set("fill", "none")
         .set("stroke", "#d00")
         .set("stroke-width", 2)
