@@ -28,7 +28,7 @@ pub enum Error {
     Disagreement(String),
     /// A step of a proof does not hold.
     #[error(transparent)]
-    Proof(#[from] crate::proof::check::CheckError),
+    Proof(#[from] CheckError),
 }
 
 impl Error {
@@ -47,5 +47,22 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl From<Error> for String {
     fn from(e: Error) -> String {
         e.to_string()
+    }
+}
+
+/// The first step of a proof that failed, as the checker ([`crate::proof::check`]) names it.
+/// It lives here, at the bottom of the house, so that every layer's [`Error`] can carry it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckError {
+    pub step: usize,
+    pub context: String,
+    pub message: String,
+}
+
+impl std::error::Error for CheckError {}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "step {} ({}): {}", self.step, self.context, self.message)
     }
 }

@@ -1,54 +1,27 @@
 //! solarmy: the minimum size of a solitaire army, computed and checked.
 //!
-//! The modules depend on each other in one direction only:
-//! [`golden`] (exact Z[σ]) → [`geometry`] (lattices, jumps) → [`pagoda`] (weights, bounds)
-//! → [`board`] (finite cells and jumps, and why they suffice) → [`cases`] (exponent
-//! profiles and their reductions) → [`model`] (the integer program) → [`solve`] (HiGHS;
-//! [`second`]: CBC's second opinion) → [`order`] (jump-ordering backtracker) → [`verify`]
-//! (independent replay) → [`minimum`] and [`sweep`] (the search for a proven minimum, round
-//! by round or case by case) → [`export`] / [`regiment`] / [`render`] / [`viewer`] (files,
-//! regiments, pictures, the HTML play viewer) → [`cli`] (the commands). [`bounds`]
-//! tabulates the pagoda bounds; [`lp_pagoda`] finds pagoda functions by linear programming. [`cli_certify`] adds exact certificates to a proof file
-//! ([`certify`]). [`count`] counts every minimum army ([`cli_count`]);
-//! [`moves`] searches all plays of a given army for the fewest moves ([`cli_moves`]).
-//! [`cli_jobs`] writes a case split as independent jobs (GNU parallel, a Slurm array) and
-//! merges their results through the sweep's own re-checks.
+//! The modules form a house of one direction: each folder uses only the ones listed before
+//! it (`tests/house.rs` checks this on every test run).
+//!
+//! - [`error`], [`files`]: typed errors; files written whole or not at all.
+//! - [`problem`]: the model file, the lattice ([`problem::geometry`]), regions, symmetries.
+//! - [`weight`]: exact Z[σ] and the pagoda functions with their bounds.
+//! - [`proof`]: the proof file, its checker and the independent replay; shares no search code.
+//! - [`reduce`]: the finite board and the case split with its reductions.
+//! - [`ip`]: the integer program, HiGHS, CBC, exact certificates, LP pagoda functions.
+//! - [`play`]: the jump-ordering backtracker, fewest moves, the peg-solitaire boards.
+//! - [`search`]: rounds and sweeps towards a proven minimum; counting the minimum armies.
+//! - [`report`]: CSV, SVG, the HTML viewer, the bounds table.
+//! - [`cli`]: the commands.
 
-pub mod board;
-pub mod bounds;
-pub mod cases;
-pub mod certify;
 pub mod cli;
-pub mod cli_board;
-pub mod cli_catalog_moves;
-pub mod cli_certify;
-pub mod cli_count;
-pub mod cli_jobs;
-pub mod cli_moves;
-pub mod cli_moves_board;
-pub mod cli_moves_levels;
-pub mod cli_pagoda;
-pub mod count;
 pub mod error;
-pub mod evidence;
-pub mod export;
-pub mod geometry;
-pub mod golden;
-pub mod layers;
-pub mod lp_pagoda;
-pub mod minimum;
-pub mod model;
-pub mod moves;
-pub mod order;
-pub mod pagoda;
-pub mod peg;
+pub mod files;
+pub mod ip;
+pub mod play;
 pub mod problem;
 pub mod proof;
-pub mod record;
-pub mod regiment;
-pub mod render;
-pub mod second;
-pub mod solve;
-pub mod sweep;
-pub mod verify;
-pub mod viewer;
+pub mod reduce;
+pub mod report;
+pub mod search;
+pub mod weight;

@@ -34,9 +34,9 @@ enum Command {
     /// Re-verify proof files written by `solve --proof`, step by step.
     Check(cli::CheckArgs),
     /// Add exact certificates to the integer programs of a proof file that lack one.
-    Certify(solarmy::cli_certify::CertifyArgs),
+    Certify(solarmy::cli::certify::CertifyArgs),
     /// Count every minimum army of an entry, up to the mirror and in total.
-    Count(solarmy::cli_count::CountArgs),
+    Count(solarmy::cli::count::CountArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     #[command(after_help = cli::COMPLETIONS_HELP)]
     Completions {
@@ -47,9 +47,9 @@ enum Command {
     #[command(after_help = cli::MANPAGE_HELP)]
     Manpage,
     /// The fewest moves for a given army to reach the target, proven by exhaustive search.
-    Moves(solarmy::cli_moves::MovesArgs),
+    Moves(solarmy::cli::moves::MovesArgs),
     /// Pagoda functions by linear programming: impossibility, or a lower bound on the army size.
-    Pagoda(solarmy::cli_pagoda::PagodaArgs),
+    Pagoda(solarmy::cli::pagoda::PagodaArgs),
     /// Settle every single-vacancy to single-survivor problem of a board, up to symmetry.
     Catalog(cli::CatalogArgs),
 }
@@ -65,11 +65,11 @@ fn main() -> ExitCode {
         Command::Bounds(a) => cli::bounds(&a),
         Command::Cases(a) => cli::cases(&a),
         Command::Check(a) => cli::check(&a),
-        Command::Certify(a) => solarmy::cli_certify::run(&a),
-        Command::Count(a) => solarmy::cli_count::run(&a),
-        Command::Moves(a) => solarmy::cli_moves::moves(&a),
-        Command::Pagoda(a) => solarmy::cli_pagoda::run(&a),
-        Command::Catalog(a) => solarmy::cli_board::catalog(&a),
+        Command::Certify(a) => solarmy::cli::certify::run(&a),
+        Command::Count(a) => solarmy::cli::count::run(&a),
+        Command::Moves(a) => solarmy::cli::moves::moves(&a),
+        Command::Pagoda(a) => solarmy::cli::pagoda::run(&a),
+        Command::Catalog(a) => solarmy::cli::board::catalog(&a),
         Command::Completions { shell } => cli::completions(Args::command(), shell),
         Command::Manpage => cli::manpage(Args::command()),
     })

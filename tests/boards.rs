@@ -2,10 +2,10 @@
 //! triangle agrees with an exhaustive search over all its positions, board proofs check and
 //! every damage to them is named, and bad input gets one line.
 
-use solarmy::geometry::Cell;
-use solarmy::peg::PegBoard;
-use solarmy::peg::catalog;
-use solarmy::peg::settle::{self, Limits, Verdict};
+use solarmy::play::peg::PegBoard;
+use solarmy::play::peg::catalog;
+use solarmy::play::peg::settle::{self, Limits, Verdict};
+use solarmy::problem::geometry::Cell;
 use solarmy::proof::check::{Options, check};
 use solarmy::proof::farkas::Tree;
 use solarmy::proof::format::{BoardVerdict, Claim, Proof};

@@ -11,16 +11,16 @@
 //! `SOLARMY_CERT_NODES` and `SOLARMY_CERT_SECONDS` set the tree's limits (default 2000
 //! nodes, 120 s). Prints one CSV line per IP.
 
-use solarmy::board::{Board, Limit, MARGIN, reach_profile};
-use solarmy::cases;
-use solarmy::certify;
-use solarmy::golden::Golden;
-use solarmy::model::{Model, Spec};
-use solarmy::pagoda::Pagoda;
+use solarmy::ip::certify;
+use solarmy::ip::model::{Model, Spec};
+use solarmy::ip::solve::{self, IpStatus, Options};
 use solarmy::problem::Army;
 use solarmy::proof::farkas::{self, LinearSystem, Row};
-use solarmy::solve::{self, IpStatus, Options};
-use solarmy::sweep::Sweep;
+use solarmy::reduce::board::{Board, Limit, MARGIN, reach_profile};
+use solarmy::reduce::cases;
+use solarmy::search::sweep::Sweep;
+use solarmy::weight::golden::Golden;
+use solarmy::weight::pagoda::Pagoda;
 use std::time::Instant;
 
 /// The IP of `model::formulate` as a linear system: one binary STA column per start cell,
@@ -106,7 +106,7 @@ fn system(board: &Board, spec: &Spec) -> LinearSystem {
 
 /// Every IP of round `k` of `army` at `level`, as `minimum::find_minimum` builds it:
 /// (last jump, board, spec).
-fn round(army: Army, level: i32, k: u64) -> Vec<(solarmy::geometry::Cell, Board, Spec)> {
+fn round(army: Army, level: i32, k: u64) -> Vec<(solarmy::problem::geometry::Cell, Board, Spec)> {
     let lattice = army.lattice();
     let mut out = Vec::new();
     for d in lattice.last_jump_directions() {
@@ -355,7 +355,7 @@ fn uncertified(path: &str) -> Vec<(String, LinearSystem)> {
     let mut out = Vec::new();
     let mut add = |label: String, ip: &IpProof| {
         if ip.certificate.is_none() {
-            let sys = solarmy::evidence::system(army, proof.level, &ip.def).unwrap();
+            let sys = solarmy::ip::evidence::system(army, proof.level, &ip.def).unwrap();
             out.push((label, sys));
         }
     };

@@ -3,10 +3,10 @@
 
 mod common;
 use common::solarmy;
-use solarmy::count::count;
-use solarmy::geometry::{Cell, Lattice};
-use solarmy::minimum::round_program;
 use solarmy::problem::Army;
+use solarmy::problem::geometry::{Cell, Lattice};
+use solarmy::search::count::count;
+use solarmy::search::minimum::round_program;
 use std::collections::{BTreeSet, HashSet};
 
 #[test]
@@ -45,7 +45,8 @@ fn count_out_writes_each_army_its_play_its_viewer_page_and_a_contact_sheet() {
 fn every_counted_army_replays_its_own_play() {
     let out = count(Army::conway(), 3, None).unwrap();
     for a in &out.armies {
-        let r = solarmy::verify::replay(&Army::conway().lattice(), 3, &a.cells, &a.play).unwrap();
+        let r = solarmy::proof::verify::replay(&Army::conway().lattice(), 3, &a.cells, &a.play)
+            .unwrap();
         assert_eq!(r.men, 8);
     }
 }

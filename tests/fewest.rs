@@ -1,11 +1,11 @@
-//! The exact fewest-move search by levels on boards ([`solarmy::peg::fewest`]): its minimum
+//! The exact fewest-move search by levels on boards ([`solarmy::play::peg::fewest`]): its minimum
 //! equals a plain breadth-first search over moves (sets of cells, no symmetry, no bits) on
 //! every problem of small boards, its plays replay, and the catalogue agrees with itself.
 
-use solarmy::geometry::Cell;
-use solarmy::peg::PegBoard;
-use solarmy::peg::fewest::{self, Limits};
-use solarmy::verify;
+use solarmy::play::peg::PegBoard;
+use solarmy::play::peg::fewest::{self, Limits};
+use solarmy::problem::geometry::Cell;
+use solarmy::proof::verify;
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
 

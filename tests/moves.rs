@@ -4,11 +4,11 @@
 mod common;
 use common::solarmy;
 use proptest::prelude::*;
-use solarmy::export;
-use solarmy::geometry::Cell;
-use solarmy::moves::{self, Goal, Options, Problem, Status};
+use solarmy::play::moves::{self, Goal, Options, Problem, Status};
 use solarmy::problem::Army;
-use solarmy::verify::{self, Step};
+use solarmy::problem::geometry::Cell;
+use solarmy::proof::verify::{self, Step};
+use solarmy::report::export;
 use std::collections::{BTreeSet, HashSet};
 
 fn results_army(army: &str, level: i32) -> Vec<Cell> {

@@ -3,11 +3,11 @@
 
 mod common;
 use common::solarmy;
-use solarmy::minimum::{Request, find_minimum};
 use solarmy::problem::Army;
 use solarmy::proof::check::{Options, check};
 use solarmy::proof::farkas::Tree;
 use solarmy::proof::format::{CaseOutcome, Evidence, Proof, Reduction};
+use solarmy::search::minimum::{Request, find_minimum};
 
 fn proof(army: Army, level: i32, split: bool) -> Proof {
     let req = Request {
@@ -68,7 +68,7 @@ fn a_split_proof_checks_and_every_damage_is_named() {
 
     let e = damaged(&p, |q| {
         let c = &mut cases(q)[0];
-        c.slack += solarmy::golden::Golden::pow(20);
+        c.slack += solarmy::weight::golden::Golden::pow(20);
     });
     assert!(e.contains("slack stated") && e.contains("case "), "{e}");
 
@@ -112,7 +112,7 @@ fn a_direct_proof_checks_and_its_damage_is_named() {
     let e = damaged(&p, |q| {
         let jumps = &mut q.play.as_mut().unwrap().jumps;
         let j = jumps.len() / 2;
-        jumps[j].2 = solarmy::geometry::Cell::xy(jumps[j].2.0 + 1, jumps[j].2.1);
+        jumps[j].2 = solarmy::problem::geometry::Cell::xy(jumps[j].2.0 + 1, jumps[j].2.1);
     });
     assert!(e.contains("play") && e.contains("illegal"), "{e}");
     let e = damaged(&p, |q| {

@@ -2,14 +2,14 @@
 //! search, the replay checker against corrupted plays, the CSV readers against garbage.
 
 use proptest::prelude::*;
-use solarmy::board::{Board, Limit};
-use solarmy::geometry::Cell;
-use solarmy::golden::Golden;
-use solarmy::minimum::{Request, find_minimum};
-use solarmy::order::{Ordering, order};
-use solarmy::pagoda::Pagoda;
+use solarmy::play::order::{Ordering, order};
 use solarmy::problem::Army;
-use solarmy::verify::{self, Step};
+use solarmy::problem::geometry::Cell;
+use solarmy::proof::verify::{self, Step};
+use solarmy::reduce::board::{Board, Limit};
+use solarmy::search::minimum::{Request, find_minimum};
+use solarmy::weight::golden::Golden;
+use solarmy::weight::pagoda::Pagoda;
 use std::sync::OnceLock;
 
 proptest! {
@@ -178,14 +178,14 @@ proptest! {
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("f.csv");
         std::fs::write(&p, format!("{header}{text}")).unwrap();
-        let _ = solarmy::export::read_army(&p);
-        let _ = solarmy::export::read_play(&p);
+        let _ = solarmy::report::export::read_army(&p);
+        let _ = solarmy::report::export::read_play(&p);
     }
 }
 
 #[test]
 fn a_case_sweep_resumes_from_its_log() {
-    use solarmy::sweep::Sweep;
+    use solarmy::search::sweep::Sweep;
     let dir = std::env::temp_dir().join(format!("solarmy-sweep-{}", std::process::id()));
     let sweep = Sweep::new(Army::hexagonal(), 7, 141);
     let first = sweep.solve(&dir, Some(60.0), false).unwrap();
@@ -193,8 +193,9 @@ fn a_case_sweep_resumes_from_its_log() {
     assert!(first.results.iter().any(|r| r.status == "infeasible"));
     // A rerun reads every settled case from the log: same results, same recorded times.
     let again = sweep.solve(&dir, Some(60.0), false).unwrap();
-    let key =
-        |r: &solarmy::sweep::CaseResult| (r.case.clone(), r.status.clone(), r.seconds.to_bits());
+    let key = |r: &solarmy::search::sweep::CaseResult| {
+        (r.case.clone(), r.status.clone(), r.seconds.to_bits())
+    };
     assert_eq!(
         first.results.iter().map(key).collect::<Vec<_>>(),
         again.results.iter().map(key).collect::<Vec<_>>()

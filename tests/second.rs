@@ -58,8 +58,8 @@ fn check_cbc_confirms_every_program_of_a_proof() {
 #[cfg(feature = "cbc")]
 #[test]
 fn cbc_confirms_every_infeasible_round() {
-    use solarmy::minimum::{Request, find_minimum};
     use solarmy::problem::Army;
+    use solarmy::search::minimum::{Request, find_minimum};
     for (army, level) in [
         (Army::conway(), 4),
         (Army::diagonal(), 6),

@@ -2,11 +2,11 @@
 //! checks, the split case resting on a tree over its boxes (certified boxes checked
 //! exactly, the others re-solved by the checker), and damage to the tree is named.
 
-use solarmy::minimum::{Request, find_minimum};
 use solarmy::problem::Army;
 use solarmy::proof::check::{Options, check};
 use solarmy::proof::farkas::Tree;
 use solarmy::proof::format::{CaseOutcome, Evidence, Proof};
+use solarmy::search::minimum::{Request, find_minimum};
 
 /// The proof of a minimum whose rounds are split into cases at once, and every case that
 /// can be split split at once (no time for HiGHS on the whole).

@@ -2,9 +2,9 @@
 //! the bound rests on the finished rounds only. Its own test binary, since Ctrl-C is a
 //! process-wide flag.
 
-use solarmy::minimum::{Request, Status, find_minimum};
+use solarmy::ip::solve::INTERRUPTED;
 use solarmy::problem::Army;
-use solarmy::solve::INTERRUPTED;
+use solarmy::search::minimum::{Request, Status, find_minimum};
 use std::sync::atomic::Ordering;
 
 #[test]

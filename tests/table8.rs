@@ -1,9 +1,9 @@
 //! The paper's Table 8, computed: minimum, proven bound, and a play that replays from CSV.
 
-use solarmy::export;
-use solarmy::minimum::{Request, Status, find_minimum};
 use solarmy::problem::Army;
-use solarmy::verify;
+use solarmy::proof::verify;
+use solarmy::report::export;
+use solarmy::search::minimum::{Request, Status, find_minimum};
 
 fn check(army: Army, level: i32, want: Option<u64>) {
     let req = Request {

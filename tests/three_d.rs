@@ -2,14 +2,14 @@
 //! highest level, a small army solved, replayed and its proof checked, the files in 3-D
 //! coordinates, and the checker refusing a damaged 3-D play.
 
-use solarmy::export;
-use solarmy::geometry::Cell;
-use solarmy::minimum::{Request, Status, find_minimum};
-use solarmy::pagoda::highest_level;
 use solarmy::problem::Army;
+use solarmy::problem::geometry::Cell;
 use solarmy::proof::check::{Options, check};
 use solarmy::proof::format::Proof;
-use solarmy::verify;
+use solarmy::proof::verify;
+use solarmy::report::export;
+use solarmy::search::minimum::{Request, Status, find_minimum};
+use solarmy::weight::pagoda::highest_level;
 use std::path::Path;
 
 fn conway_3d() -> Army {
@@ -63,7 +63,7 @@ fn a_bad_3d_model_names_its_field() {
     }
 }
 
-fn solved(level: i32) -> (solarmy::minimum::Outcome, Proof) {
+fn solved(level: i32) -> (solarmy::search::minimum::Outcome, Proof) {
     let out = find_minimum(&Request::new(conway_3d(), level)).unwrap();
     assert_eq!(out.status, Status::Optimal);
     assert!(out.verified && out.proof_complete);

@@ -3,8 +3,8 @@
 
 mod common;
 use common::solarmy;
-use solarmy::minimum::{Request, Status, find_minimum};
 use solarmy::problem::Army;
+use solarmy::search::minimum::{Request, Status, find_minimum};
 
 fn solve_split(army: &str, level: &str, dir: &std::path::Path) -> serde_json::Value {
     let d = dir.to_str().unwrap();

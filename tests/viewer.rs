@@ -7,10 +7,10 @@
 //! few lines below speak HTTP/1.1 to it over a `TcpStream`, so no async runtime is needed.
 
 use serde_json::{Value, json};
-use solarmy::export;
-use solarmy::geometry::Cell;
 use solarmy::problem::Army;
-use solarmy::verify::{self, Step};
+use solarmy::problem::geometry::Cell;
+use solarmy::proof::verify::{self, Step};
+use solarmy::report::export;
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -43,7 +43,7 @@ fn hexagonal_7_page_is_self_contained_and_small() {
     let army = export::read_army(&dir.join("hexagonal-7-army.csv")).unwrap();
     let play = export::read_play(&dir.join("hexagonal-7-play.csv")).unwrap();
     verify::replay(&Army::hexagonal().lattice(), 7, &army, &play).unwrap();
-    let page = solarmy::viewer::html(
+    let page = solarmy::report::viewer::html(
         Army::hexagonal(),
         7,
         &army,
@@ -302,7 +302,10 @@ fn drawn(v: &Value) -> Vec<Cell> {
 /// Solves one entry through the library, writes its files as `solve --out` does, and steps
 /// through its page.
 fn solve_and_step_through(driver: &Driver, dir: &Path, army: Army, level: i32) -> PathBuf {
-    let out = solarmy::minimum::find_minimum(&solarmy::minimum::Request::new(army, level)).unwrap();
+    let out = solarmy::search::minimum::find_minimum(&solarmy::search::minimum::Request::new(
+        army, level,
+    ))
+    .unwrap();
     assert!(out.verified, "{army} {level}: no verified play");
     solarmy::cli::write_outputs(dir, &out).unwrap();
     let stem = format!("{army}-{level}");
@@ -331,7 +334,7 @@ fn stored_step_through(driver: &Driver, dir: &Path, army: Army, level: i32) -> P
     let caption = format!("{army} army, level {level}: {} men", men.len());
     std::fs::write(
         &page,
-        solarmy::viewer::html(army, level, &men, &play, &caption),
+        solarmy::report::viewer::html(army, level, &men, &play, &caption),
     )
     .unwrap();
     step_through(driver, &page, &men, &play)

@@ -1,12 +1,14 @@
 //! Problems as data: a model file ([`file`]) becomes a validated [`Problem`] with its derived
 //! symmetries ([`symmetry`]), and an [`Army`] is a handle on a problem the search can take
 //! on. The five armies of the paper are model files bundled into the binary (`models/*.toml`);
-//! `--model FILE` loads any other. Uses only [`crate::geometry`] (lattices) below it.
+//! `--model FILE` loads any other. [`geometry`] holds the lattices, cells and regions every layer above speaks in. The
+//! bottom of the house: uses only [`crate::error`].
 
 pub mod file;
+pub mod geometry;
 pub mod symmetry;
 
-use crate::geometry::{Cell, Embedding, Lattice, Region, StartRegion, symmetry_of};
+use crate::problem::geometry::{Cell, Embedding, Lattice, Region, StartRegion, symmetry_of};
 use file::{Cells, Metric, Spec, Start};
 use std::fmt;
 use std::path::Path;
@@ -126,7 +128,7 @@ impl Army {
         if let Some(why) = problem.unsupported() {
             return Err(why);
         }
-        crate::geometry::set_write_dimension(problem.spec.dimension);
+        crate::problem::geometry::set_write_dimension(problem.spec.dimension);
         let mut loaded = registry().lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&l) = loaded.iter().find(|l| l.problem.spec == problem.spec) {
             return Ok(Army(l));

@@ -2,9 +2,9 @@
 //! fails.
 //!
 //! It imports nothing of the search (board, cases, sweep, minimum, model, order, solve):
-//! only the lattices ([`crate::geometry`]), exact Z[σ] ([`crate::golden`]), the rules of
-//! play ([`crate::verify`]) and, for impossible levels, the pagoda total of
-//! [`crate::pagoda`]; pagoda functions stated by weights (an LP's) it tests with [`super::lp`]. Everything else it recomputes: the improved pagoda functions and the
+//! only the lattices ([`crate::problem::geometry`]), exact Z[σ] ([`crate::weight::golden`]), the rules of
+//! play ([`crate::proof::verify`]) and, for impossible levels, the pagoda total of
+//! [`crate::weight::pagoda`]; pagoda functions stated by weights (an LP's) it tests with [`super::lp`]. Everything else it recomputes: the improved pagoda functions and the
 //! premises of the board argument ([`super::space`]), every board limit, the profiles of
 //! every split round and every reduction ([`super::profiles`]), and every integer program
 //! ([`super::ip`]), whose infeasibility it accepts from an exact certificate
@@ -20,66 +20,17 @@ use super::format::*;
 use super::ip;
 use super::profiles;
 use super::space::Space;
-use crate::geometry::{Cell, apply};
-use crate::golden::Golden;
 use crate::problem::Army;
-use serde::Serialize;
+use crate::problem::geometry::{Cell, apply};
+use crate::weight::golden::Golden;
 use std::collections::HashMap;
-use std::fmt;
 use std::time::Instant;
 
 /// Nodes the checker's profile enumeration may visit per round.
 const ENUMERATION_BUDGET: u64 = 50_000_000;
 
-/// The first step that failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckError {
-    pub step: usize,
-    pub context: String,
-    pub message: String,
-}
-
-impl std::error::Error for CheckError {}
-
-impl fmt::Display for CheckError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "step {} ({}): {}", self.step, self.context, self.message)
-    }
-}
-
-/// What a successful check saw.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Summary {
-    pub army: String,
-    pub level: i32,
-    pub claim: String,
-    pub steps: usize,
-    pub rounds: usize,
-    pub cases: usize,
-    /// Infeasible integer programs: how many carry an exact certificate, how many rest on
-    /// HiGHS solving the checker's system again.
-    pub ips: usize,
-    pub certified: usize,
-    pub solver_only: usize,
-    pub seconds: f64,
-    /// CBC's second opinion, when asked for (flattened: `cbc_confirmed`, ...).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub cbc: Option<CbcSummary>,
-}
-
-/// What CBC said of the infeasible integer programs of a proof.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct CbcSummary {
-    /// Programs CBC also proved infeasible.
-    pub cbc_confirmed: usize,
-    /// Programs CBC gave no verdict on (time limit, or stopped otherwise): not confirmed.
-    pub cbc_no_verdict: usize,
-    /// Seconds CBC spent, in all and on the slowest program.
-    pub cbc_seconds: f64,
-    pub cbc_max_seconds: f64,
-    /// The step and context of each program left without a verdict, to rerun with more time.
-    pub cbc_no_verdict_at: Vec<String>,
-}
+pub use super::summary::{CbcSummary, Summary};
+pub use crate::error::CheckError;
 
 #[derive(Clone, Default)]
 pub struct Options {
@@ -194,10 +145,10 @@ impl Checker<'_> {
     /// above it (rows y >= n, or the outside of a growing desert), so its weight bounds theirs.
     fn impossible(&mut self, weight: Golden, counted_at: Option<i32>) -> Result<(), CheckError> {
         self.summary.claim = "impossible".into();
-        let pagoda = crate::pagoda::Pagoda::standard(&self.army.lattice());
+        let pagoda = crate::weight::pagoda::Pagoda::standard(&self.army.lattice());
         let (level, window) = (
             self.proof.level,
-            crate::pagoda::window_level(&pagoda.lattice),
+            crate::weight::pagoda::window_level(&pagoda.lattice),
         );
         let at = counted_at.unwrap_or(level);
         self.expect((1..=level.min(window)).contains(&at), || {
@@ -219,7 +170,7 @@ impl Checker<'_> {
         self.symmetries()?;
         let lattice = self.army.lattice();
         let level = self.proof.level;
-        let window = crate::pagoda::window_level(&lattice);
+        let window = crate::weight::pagoda::window_level(&lattice);
         self.expect(level <= window, || {
             format!("level {level} is beyond the window {window}")
         })?;
@@ -230,7 +181,7 @@ impl Checker<'_> {
             let space = Space::new(self.army, level, d, 40);
             let premises = space.premises(space.exact_to());
             self.expect(premises.is_ok(), || premises.clone().unwrap_err())?;
-            let pagoda = crate::pagoda::Pagoda::improved(&lattice, d);
+            let pagoda = crate::weight::pagoda::Pagoda::improved(&lattice, d);
             let total = pagoda.start_profile(level).total();
             self.expect(Some(total) == stated && total <= Golden::ONE, || {
                 format!("start cells weigh {total}, stated {stated:?}; impossible needs <= 1")
@@ -267,7 +218,7 @@ impl Checker<'_> {
 
     fn lp_function(
         &mut self,
-        lattice: &crate::geometry::Lattice,
+        lattice: &crate::problem::geometry::Lattice,
         f: &LpFunction,
     ) -> Result<(), CheckError> {
         let weighed = super::lp::weigh(lattice, self.proof.level, f);
@@ -331,12 +282,17 @@ impl Checker<'_> {
         let Some(play) = &self.proof.play else {
             return Err(self.fail("a minimum needs a play".into()));
         };
-        let steps: Vec<crate::verify::Step> = play
+        let steps: Vec<crate::proof::verify::Step> = play
             .jumps
             .iter()
-            .map(|&(from, over, to)| crate::verify::Step { from, over, to })
+            .map(|&(from, over, to)| crate::proof::verify::Step { from, over, to })
             .collect();
-        let r = crate::verify::replay(&self.army.lattice(), self.proof.level, &play.army, &steps);
+        let r = crate::proof::verify::replay(
+            &self.army.lattice(),
+            self.proof.level,
+            &play.army,
+            &steps,
+        );
         self.expect(r.is_ok(), || r.as_ref().unwrap_err().to_string())?;
         self.expect(play.army.len() as u64 == men, || {
             format!("the play has {} men, the claim {men}", play.army.len())
@@ -668,12 +624,12 @@ impl Checker<'_> {
         let mut images_total = 0;
         for (i, a) in armies.iter().enumerate() {
             self.context = format!("{} {}, army {}", self.proof.army, self.proof.level, i + 1);
-            let steps: Vec<crate::verify::Step> = a
+            let steps: Vec<crate::proof::verify::Step> = a
                 .jumps
                 .iter()
-                .map(|&(from, over, to)| crate::verify::Step { from, over, to })
+                .map(|&(from, over, to)| crate::proof::verify::Step { from, over, to })
                 .collect();
-            let r = crate::verify::replay(&lattice, self.proof.level, &a.army, &steps);
+            let r = crate::proof::verify::replay(&lattice, self.proof.level, &a.army, &steps);
             self.expect(r.is_ok(), || r.as_ref().unwrap_err().to_string())?;
             self.expect(a.army.len() as u64 == men, || {
                 format!("the army has {} men, the claim {men}", a.army.len())
@@ -729,7 +685,7 @@ impl Checker<'_> {
 }
 
 /// The distinct images of a start set under the problem's symmetries, each sorted.
-fn images(lattice: &crate::geometry::Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
+fn images(lattice: &crate::problem::geometry::Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
     let mut out: Vec<Vec<Cell>> = lattice
         .symmetries
         .iter()

@@ -11,9 +11,9 @@
 //! record says CBC proved infeasible is not solved again. The record is a log of what CBC
 //! said, never evidence; the proof's own steps do not read it.
 
-use super::check::CbcSummary;
 use super::farkas::LinearSystem;
 use super::resolve::{Resolved, cbc, resolve};
+use super::summary::CbcSummary;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;

@@ -13,8 +13,8 @@
 
 use super::farkas::Tree;
 use crate::error::Error;
-use crate::geometry::Cell;
-use crate::golden::Golden;
+use crate::problem::geometry::Cell;
+use crate::weight::golden::Golden;
 use serde::{Deserialize, Serialize};
 
 /// The format tag every proof carries; the checker refuses any other.

@@ -10,8 +10,8 @@
 use super::farkas::{LinearSystem, Row};
 use super::format::IpDef;
 use super::space::Space;
-use crate::geometry::Cell;
-use crate::golden::Golden;
+use crate::problem::geometry::Cell;
+use crate::weight::golden::Golden;
 use std::collections::HashMap;
 
 /// The board of a definition: cells, their exponents, and jumps with their losses.

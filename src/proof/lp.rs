@@ -12,11 +12,11 @@
 //! A finite army weighs at most that bound, and no play raises a position's weight; so a
 //! bound below the test position's weight (the target, or {d, 2d}) rules out every army.
 //! Used by the checker ([`super::check`]) and, to confirm what it found, by
-//! [`crate::lp_pagoda`].
+//! [`crate::ip::lp_pagoda`].
 
 use super::format::LpFunction;
-use crate::geometry::{Cell, Lattice, Region};
-use crate::golden::Golden;
+use crate::problem::geometry::{Cell, Lattice, Region};
+use crate::weight::golden::Golden;
 
 /// The largest window the checker accepts (σ^±20 has coefficients below 2^13).
 pub const MAX_RADIUS: i32 = 16;
@@ -26,7 +26,7 @@ pub const MAX_COEFFICIENT: i128 = 1 << 60;
 /// Exact Z[σ] arithmetic that reports an overflow of i128 instead of wrapping: the weights
 /// come from a file, and a wrapped sum could pass a test it fails.
 pub mod checked {
-    use crate::golden::Golden;
+    use crate::weight::golden::Golden;
 
     fn over() -> String {
         "a weight beyond i128 in exact arithmetic".into()

@@ -7,8 +7,13 @@
 //! [`farkas`] (exact certificates), [`lp`] (pagoda functions stated by weights), [`resolve`]
 //! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
 //! infeasible system with `--cbc`), and `deferred`, the queue that makes those solver calls
-//! after the walk, in parallel. Nothing here imports board, cases, sweep, minimum, model or
-//! order.
+//! after the walk, in parallel; [`verify`], the independent replay of a play; [`peg`], the
+//! board problems' checks.
+//!
+//! Uses only [`crate::problem`] and [`crate::weight`] below it, so nothing here imports the
+//! search: not the board limits or cases ([`crate::reduce`]), the integer programs
+//! ([`crate::ip`]), the backtracker ([`crate::play`]) or the rounds ([`crate::search`]).
+//! `tests/house.rs` keeps it so.
 
 pub mod check;
 mod deferred;
@@ -20,3 +25,5 @@ pub mod peg;
 pub mod profiles;
 pub mod resolve;
 pub mod space;
+pub mod summary;
+pub mod verify;

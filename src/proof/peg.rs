@@ -1,20 +1,21 @@
 //! The checker of a board claim ([`BoardClaim`]): re-verifies one peg-solitaire board
 //! problem's verdict from the model text alone, naming the first step that fails.
 //!
-//! It shares nothing with the search in `crate::peg`: it reads the holes and directions from
+//! It shares nothing with the search in `crate::play::peg`: it reads the holes and directions from
 //! the model file ([`crate::problem`]), builds the jumps and the jump program itself (holes
 //! in ascending (x, y) order, one balance row each; jumps by from-hole, then by direction in
 //! the file's order, one column each, bounded by N − 2, the number of jumps of any play),
 //! recomputes position classes by its own elimination (start ⊕ finish reduced over the
-//! GF(2) span of the jumps), replays plays with [`crate::verify::replay_board`], and checks
+//! GF(2) span of the jumps), replays plays with [`crate::proof::verify::replay_board`], and checks
 //! certificates exactly with [`super::farkas`].
 
-use super::check::{CheckError, Summary};
 use super::farkas::{self, LinearSystem, Row, Tree};
 use super::format::{BoardClaim, BoardVerdict, FORMAT, Proof};
-use crate::geometry::Cell;
+use super::summary::Summary;
+use crate::error::CheckError;
 use crate::problem::Problem;
 use crate::problem::file::{Cells, Start};
+use crate::problem::geometry::Cell;
 use std::collections::{BTreeSet, HashSet};
 use std::time::Instant;
 
@@ -288,13 +289,13 @@ fn solvable(c: &mut Checker, board: &Board, v: Cell, f: Cell) -> Result<(), Chec
     c.expect(given == wanted && given.len() == play.army.len(), || {
         "the play's start is not every hole but the vacancy".into()
     })?;
-    let steps: Vec<crate::verify::Step> = play
+    let steps: Vec<crate::proof::verify::Step> = play
         .jumps
         .iter()
-        .map(|&(from, over, to)| crate::verify::Step { from, over, to })
+        .map(|&(from, over, to)| crate::proof::verify::Step { from, over, to })
         .collect();
     let holes: HashSet<Cell> = board.holes.iter().copied().collect();
-    let r = crate::verify::replay_board(&holes, &board.directions, &play.army, &steps, f);
+    let r = crate::proof::verify::replay_board(&holes, &board.directions, &play.army, &steps, f);
     c.expect(r.is_ok(), || r.unwrap_err())
 }
 

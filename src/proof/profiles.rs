@@ -21,20 +21,8 @@
 //!   n_i − f_i − f_{i+1} + f_{i+2} = fin_i with f_i >= 0 jumps from class i.
 
 use super::format::Reduction;
-use super::space::Space;
-use crate::golden::Golden;
-
-/// g_G(e): σ^e up to the pivot G, then Fibonacci multiples of σ^G.
-pub fn extended(e: i32, g: i32) -> Golden {
-    if e <= g {
-        return Golden::pow(e);
-    }
-    let (mut f0, mut f1) = (1i128, 2i128);
-    for _ in g + 1..e {
-        (f0, f1) = (f1, f0 + f1);
-    }
-    f1 * Golden::pow(g)
-}
+use super::space::{Space, extended};
+use crate::weight::golden::Golden;
 
 fn weight(profile: &[(i32, u64)]) -> Golden {
     profile

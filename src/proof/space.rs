@@ -9,9 +9,9 @@
 //! for every e <= (`radius` − |d|∞)/step − 1;
 //! [`Space::exact_to`] is that limit, and nothing beyond it is ever used.
 
-use crate::geometry::{Cell, Grid, Lattice};
-use crate::golden::Golden;
 use crate::problem::Army;
+use crate::problem::geometry::{Cell, Grid, Lattice};
+use crate::weight::golden::Golden;
 use std::collections::VecDeque;
 
 pub struct Space {
@@ -224,7 +224,7 @@ impl Space {
             return Err(format!("exponent {q} lies beyond the checker's window"));
         }
         let ext: Vec<Vec<Golden>> = (0..=q)
-            .map(|g| (0..=q).map(|e| super::profiles::extended(e, g)).collect())
+            .map(|g| (0..=q).map(|e| extended(e, g)).collect())
             .collect();
         let pow: Vec<Golden> = (0..=q).map(Golden::pow).collect();
         let (d, d2) = (self.d, (2 * self.d));
@@ -266,4 +266,16 @@ impl Space {
         }
         Ok(())
     }
+}
+
+/// g_G(e): σ^e up to the pivot G, then Fibonacci multiples of σ^G.
+pub fn extended(e: i32, g: i32) -> Golden {
+    if e <= g {
+        return Golden::pow(e);
+    }
+    let (mut f0, mut f1) = (1i128, 2i128);
+    for _ in g + 1..e {
+        (f0, f1) = (f1, f0 + f1);
+    }
+    f1 * Golden::pow(g)
 }

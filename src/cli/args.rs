@@ -1,0 +1,484 @@
+//! The command line's vocabulary: every command's arguments and help texts, the checks on
+//! input that every command shares ([`parse_level`], [`ProblemArg`], [`check_writable`]),
+//! and the error type with its exit code ([`Error`]). Everything for stdout goes through
+//! [`emit`], so a closed pipe ends a command quietly and a full disk is one line, never a
+//! panic. The bottom of [`crate::cli`]: the command modules use it, it uses none of them.
+
+use crate::problem::Army;
+use crate::problem::{Problem, file::Start};
+use clap::Args;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// Exit codes, for `--help` and the README.
+pub const EXIT_CODES: &str = "Exit codes: 0 answered (optimal, impossible, legal), 1 failure (an input file unreadable \
+or malformed, an illegal play, a file that cannot be written, a solver error), 2 bad command line \
+(unknown option or army, a number out of range), 3 stopped early by --time-limit or Ctrl-C \
+(what was found is still reported).";
+
+const SOLVE_HELP: &str = "Examples:
+  solarmy solve --army hexagonal --level 6              # 36 men, about 3 s
+  solarmy solve --army diagonal --level 5 --json --out armies
+  solarmy solve --army skew --level 7                   # impossible, with the exact weight
+
+Exit codes: 0 answered (optimal or impossible), 1 failure (a file that cannot be written, a
+solver error), 2 bad command line, 3 stopped by --time-limit or Ctrl-C (the best army and the
+bound proven so far are still reported).";
+
+const CHECK_HELP: &str = "Examples:
+  solarmy solve --army conway --level 4 --proof conway-4.json && solarmy check conway-4.json
+  solarmy check results/proofs/*
+  solarmy check --json --certificates-only results/proofs/skew-6.json.gz
+  solarmy check --cbc --time-limit 3600 results/proofs/hexagonal-7.json.gz
+
+With --cbc (a build with --features cbc), CBC solves every infeasible integer program again,
+certified or not: CBC finding one feasible fails its step (the solvers disagree); a CBC
+time-out is reported as no verdict, never counted as a confirmation.
+
+Exit codes: 0 every step of every file holds, 1 a file is unreadable or a step fails (one line
+per bad file, naming its first failing step), 2 bad command line (or --cbc without CBC).";
+
+const VERIFY_HELP: &str = "Examples:
+  solarmy verify --army diagonal --level 5 armies/diagonal-5-army.csv armies/diagonal-5-play.csv
+  solarmy verify --army conway --level 2 army.csv - < play.csv
+
+Exit codes: 0 the play is legal and reaches the target, 1 it is not (the first illegal jump is
+named) or a file is unreadable or malformed, 2 bad command line.";
+
+const CASES_HELP: &str = "Examples:
+  solarmy cases --army diagonal --level 8 --size 122    # every case ruled out (Table 5)
+  solarmy cases --army hexagonal --level 6 --size 36 --solve logs --json
+  solarmy cases --army skew --level 6 --size 45 --emit-jobs sweep   # 72 jobs, then:
+    parallel --joblog sweep/joblog --resume < sweep/jobs.txt        # or sbatch --wait sweep/slurm.sh
+    solarmy cases --merge sweep --json                              # as --solve sweep --json prints
+
+The case log of --solve DIR is DIR/<army>-<level>-<size>-d<x>_<y>[-d<x>_<y>...]-cases.jsonl (one
+d<x>_<y> per last jump); a rerun resumes from it. A feasible case's army and play are written
+to DIR/<army>-<level>-<size>men-army.csv|svg and -play.csv|svg.
+
+--emit-jobs DIR writes DIR/manifest.json, DIR/jobs.txt (one `--run-job DIR --case I` line per
+case without a result) and DIR/slurm.sh (an sbatch --array script); --merge DIR re-checks every
+result as a resumed case log line (a result stamped for another version or problem is refused)
+and reports the jobs without a result, whose cases stay open.
+
+Exit codes: 0 answered (every case settled, or the size ruled out; a job: its case settled), 1
+failure (a refused stamp), 2 bad command line, 3 stopped early (time limit, Ctrl-C, the
+enumeration's case or node budget; a merge with cases still open).";
+
+const BOUNDS_HELP: &str = "Examples:
+  solarmy bounds                                        # all five armies
+  solarmy bounds --army diagonal --json
+  solarmy bounds --results results                      # with the IP columns of min-sizes.csv
+
+Exit codes: 0 printed, 1 a malformed min-sizes.csv, 2 bad command line (unknown army, a missing
+--results directory).";
+
+pub const COMPLETIONS_HELP: &str = "Examples:
+  solarmy completions bash > /etc/bash_completion.d/solarmy
+  solarmy completions zsh > ~/.zfunc/_solarmy
+  solarmy completions fish > ~/.config/fish/completions/solarmy.fish
+
+Exit codes: 0 printed, 2 bad command line (an unknown shell).";
+
+pub const MANPAGE_HELP: &str = "Examples:
+  solarmy manpage > solarmy.1 && man ./solarmy.1
+  solarmy manpage | gzip > /usr/local/share/man/man1/solarmy.1.gz
+
+Exit codes: 0 printed, 1 standard output cannot be written.";
+
+/// How much goes to stderr while a command runs.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct Display {
+    /// No progress display on stderr (it is shown only when stderr is a terminal)
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// One line per integer program solved, on stderr, as it is solved
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
+}
+
+impl Display {
+    /// The live display is on when stderr is a terminal and -q was not given, whether or
+    /// not stdout carries JSON.
+    pub fn progress(self) -> bool {
+        !self.quiet && std::io::stderr().is_terminal()
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = SOLVE_HELP)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub problem: ProblemArg,
+    /// Men start at distance >= level from the target (0,0): rows y >= level for the five armies, outside the desert of side 2·level − 1 for a square desert (1 to 2147483647). Not for boards
+    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["vacancy", "finish"])]
+    pub level: Option<String>,
+    /// Board models only: the hole left empty at the start (x,y)
+    #[arg(
+        long,
+        value_name = "X,Y",
+        allow_hyphen_values = true,
+        requires = "finish",
+        conflicts_with = "level"
+    )]
+    pub vacancy: Option<String>,
+    /// Board models only: the hole the last man must stand on (x,y)
+    #[arg(
+        long,
+        value_name = "X,Y",
+        allow_hyphen_values = true,
+        requires = "vacancy",
+        conflicts_with = "level"
+    )]
+    pub finish: Option<String>,
+    /// Stop after this many seconds (0 < SECS <= 1e9) and report the best army and the bound proven so far
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Write <army>-<level>-army.csv|svg and -play.csv|svg here (checked to be writable before solving)
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// One JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+    /// Write each IP as solved (MPS or LP by extension), as FILE-<men>men-d<x>_<y>.<ext>
+    #[arg(long, value_name = "FILE")]
+    pub write_model: Option<PathBuf>,
+    /// Seconds a direct IP may run before its round is split into cases (0 < SECS <= 1e9)
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub direct_budget: f64,
+    /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
+    #[arg(long)]
+    pub cbc: bool,
+    /// Cases of a split round solved at once, each HiGHS on its own thread (default: the cores)
+    #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
+    /// Write the proof of the answer (JSON; gzip-compressed when FILE ends in .gz), for `solarmy check`
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: Display,
+}
+
+/// `catalog`: every single-vacancy → single-survivor problem of a board, up to symmetry.
+#[derive(Args, Debug)]
+pub struct CatalogArgs {
+    /// A board model file (start kind "board"), e.g. models/english.toml
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// Print the catalogue as one JSON object
+    #[arg(long)]
+    pub json: bool,
+    /// Write DIR/<board>.csv and .svg, and DIR/<board>/ with every problem's proof and play
+    #[arg(long, value_name = "DIR", default_value = "results/boards")]
+    pub out: PathBuf,
+    /// One line per problem on stderr as it is settled
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// After this many seconds, settle the remaining problems by the cheap steps only
+    /// (position class, resource count); what they leave open is reported undecided
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Also the fewest moves of every problem (the exact search by levels, boards of at most
+    /// 64 holes): DIR/<board>-moves.csv, and each shortest play and its per-level position
+    /// counts in DIR/<board>/
+    #[arg(long)]
+    pub moves: bool,
+    /// With --moves: after this many seconds of the moves, list the problems left as not
+    /// searched (status time_limit)
+    #[arg(long, value_name = "SECS", requires = "moves", value_parser = parse_seconds)]
+    pub moves_time_limit: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = CHECK_HELP)]
+pub struct CheckArgs {
+    /// Proof files written by `solve --proof`
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// One JSON object per file, on its own line
+    #[arg(long)]
+    pub json: bool,
+    /// Accept only exact certificates: refuse any step that would rest on re-solving an IP
+    #[arg(long)]
+    pub certificates_only: bool,
+    /// Seconds HiGHS may spend re-solving one IP that has no certificate, and CBC one IP
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// IPs without a certificate re-solved at once, one HiGHS each (default: the cores)
+    #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
+    /// Ask CBC, a second MIP solver, to prove every infeasible IP too (needs a build with --features cbc)
+    #[arg(long)]
+    pub cbc: bool,
+    /// With --cbc: keep CBC's verdicts in this JSON-lines file, and do not ask CBC again about
+    /// a system the file says it proved infeasible (a long second opinion survives a stop)
+    #[arg(long, value_name = "FILE", requires = "cbc")]
+    pub cbc_record: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = VERIFY_HELP)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub problem: ProblemArg,
+    /// Men must start at distance >= level from the target (rows y >= level for the five armies; 1 to 2147483647). Not for boards
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "finish")]
+    pub level: Option<String>,
+    /// Board models only: the hole the last man must stand on (x,y); ARMY_CSV is the start
+    #[arg(
+        long,
+        value_name = "X,Y",
+        allow_hyphen_values = true,
+        conflicts_with = "level"
+    )]
+    pub finish: Option<String>,
+    /// CSV with header x,y ('-': standard input)
+    pub army_csv: PathBuf,
+    /// CSV with columns from_x,from_y,over_x,over_y,to_x,to_y ('-': standard input, if ARMY_CSV is not)
+    pub play_csv: PathBuf,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = CASES_HELP)]
+pub struct CasesArgs {
+    /// conway, skew, diagonal, hexagonal or pablito (the model files built in)
+    #[arg(long, conflicts_with = "model", required_unless_present_any = ["model", "merge"])]
+    pub army: Option<String>,
+    /// A model file (TOML, schema in models/README.md), e.g. models/hexagonal.toml
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Men start at distance >= level from the target: rows y >= level for the five armies, the model's own metric for a desert (1 to 2147483647)
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "merge")]
+    pub level: Option<String>,
+    /// Number of men K (1 up to what the start cells of the pagoda window hold)
+    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = parse_size, required_unless_present = "merge")]
+    pub size: Option<u64>,
+    /// Solve every case that no reduction rules out, logging to DIR/<army>-<level>-<K>-d<x>_<y>[-d..]-cases.jsonl
+    #[arg(long, value_name = "DIR")]
+    pub solve: Option<PathBuf>,
+    /// Write the cases to solve as independent jobs: DIR/manifest.json, DIR/jobs.txt (one command line per case without a result), DIR/slurm.sh (an sbatch --array script)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["solve", "run_job", "merge"])]
+    pub emit_jobs: Option<PathBuf>,
+    /// Solve job I (--case I) of DIR, writing DIR/results/I.json
+    #[arg(long, value_name = "DIR", requires = "case", conflicts_with_all = ["solve", "merge"])]
+    pub run_job: Option<PathBuf>,
+    /// The job --run-job solves, from 1 (line I of a fresh DIR/jobs.txt)
+    #[arg(long, value_name = "I", requires = "run_job")]
+    pub case: Option<usize>,
+    /// Complete the round from the job results in DIR (the problem is read from DIR/manifest.json): the same case log and answer as --solve DIR
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["solve", "level", "size", "army", "model", "cbc"])]
+    pub merge: Option<PathBuf>,
+    /// Seconds per case when solving (0 < SECS <= 1e9)
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// One JSON object on stdout (the cases, and with --solve the results)
+    #[arg(long)]
+    pub json: bool,
+    /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
+    #[arg(long)]
+    pub cbc: bool,
+    /// Cases of a split round solved at once, each HiGHS on its own thread (default: the cores)
+    #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
+    /// Stop the enumeration once it holds this many cases (bounds its memory)
+    #[arg(long, value_name = "N", default_value_t = MAX_CASES)]
+    pub max_cases: usize,
+    #[command(flatten)]
+    pub display: Display,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = BOUNDS_HELP)]
+pub struct BoundsArgs {
+    /// One army (default: all five)
+    #[arg(long, conflicts_with = "model")]
+    pub army: Option<String>,
+    /// A model file instead of the bundled armies (TOML, schema in models/README.md)
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// One JSON object on stdout: {"armies": [...]}
+    #[arg(long)]
+    pub json: bool,
+    /// A directory holding min-sizes.csv (as results/ does): adds its IP bounds and armies
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+}
+
+/// Cases the enumeration of `cases` may hold (a few hundred bytes each: well under 1 GB).
+pub const MAX_CASES: usize = 200_000;
+
+/// Largest `--time-limit` and `--direct-budget`, in seconds (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// An error with its exit code: 2 for a bad command line, 1 for any other failure, and 0
+/// with no message for a closed standard output (the reader has gone: exit quietly).
+#[derive(Debug)]
+pub struct Error {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Error {
+    pub fn usage(message: impl Into<String>) -> Error {
+        Error {
+            code: 2,
+            message: message.into(),
+        }
+    }
+    pub fn failure(message: impl Into<String>) -> Error {
+        Error {
+            code: 1,
+            message: message.into(),
+        }
+    }
+    /// Standard output was closed by its reader.
+    pub fn closed() -> Error {
+        Error {
+            code: 0,
+            message: String::new(),
+        }
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error::failure(message)
+    }
+}
+
+impl From<Error> for String {
+    fn from(e: Error) -> String {
+        e.message
+    }
+}
+
+/// Every failure the library reports ends a command with exit 1 and its message.
+impl From<crate::error::Error> for Error {
+    fn from(e: crate::error::Error) -> Error {
+        Error::failure(e.to_string())
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Writes `text` to standard output and flushes it: a closed pipe is [`Error::closed`], any
+/// other failure (a full disk) one line naming standard output.
+pub fn emit(text: &str) -> Result<(), Error> {
+    let mut o = std::io::stdout().lock();
+    o.write_all(text.as_bytes())
+        .and_then(|_| o.flush())
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Error::closed()
+            } else {
+                Error::failure(format!("cannot write to standard output: {e}"))
+            }
+        })
+}
+
+/// [`emit`] with a newline.
+pub fn emitln(text: &str) -> Result<(), Error> {
+    emit(&format!("{text}\n"))
+}
+
+/// A time in seconds: a number greater than 0 and at most [`MAX_SECONDS`].
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= MAX_SECONDS => Ok(t),
+        _ => Err(format!(
+            "must be a number of seconds greater than 0 and at most {MAX_SECONDS:e}"
+        )),
+    }
+}
+
+/// A number of men: a whole number from 1 (the upper limit depends on the army: see `cases`).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("must be a whole number of men from 1 up".into()),
+    }
+}
+
+/// The number of cores, the default of `--jobs`.
+fn default_jobs() -> u16 {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(1024) as u16)
+}
+
+pub fn parse_army(s: &str) -> Result<Army, Error> {
+    s.parse().map_err(Error::usage)
+}
+
+/// The problem a command works on: a bundled army by name, or any model file.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct ProblemArg {
+    /// conway, skew, diagonal, hexagonal or pablito (the model files built in)
+    #[arg(long)]
+    pub army: Option<String>,
+    /// A model file (TOML, schema in models/README.md), e.g. models/hexagonal.toml
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+}
+
+impl ProblemArg {
+    pub fn army(&self) -> Result<Army, Error> {
+        match (&self.army, &self.model) {
+            (Some(name), _) => parse_army(name),
+            (None, Some(path)) => Army::read(path).map_err(Error::usage),
+            (None, None) => Err(Error::usage("give --army NAME or --model FILE")),
+        }
+    }
+}
+
+/// A level: a whole number from 1 to i32::MAX. Every level above the army's highest
+/// reachable one is answered `impossible`, with the exact weight of its start rows.
+pub fn parse_level(s: &str) -> Result<i32, Error> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n >= 1 && n <= i32::MAX as i64 => Ok(n as i32),
+        _ => Err(Error::usage(format!(
+            "level must be a whole number from 1 to {}, got '{s}'",
+            i32::MAX
+        ))),
+    }
+}
+
+/// `--cbc` in a build that has no CBC is refused up front rather than ignored.
+pub(crate) fn check_cbc(asked: bool) -> Result<(), Error> {
+    if asked && !crate::ip::second::AVAILABLE {
+        return Err(Error::usage(
+            "--cbc needs a build with CBC: apt-get install -y coinor-libcbc-dev, then cargo build --release --features cbc",
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn install_interrupt_handler() {
+    // A second Ctrl-C while HiGHS winds down is harmless: the flag is already set.
+    let _ = ctrlc::set_handler(|| {
+        crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}
+
+/// Creates `dir` if needed and checks that a file can be written in it, so that a long run
+/// does not end with its result unwritable.
+pub fn check_writable(dir: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::failure(format!("cannot create {}: {e}", dir.display())))?;
+    tempfile::Builder::new()
+        .prefix(".solarmy-check-")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| Error::failure(format!("cannot write in {}: {e}", dir.display())))
+}
+
+/// Whether the problem argument names a board model (a file whose start kind is "board").
+pub fn is_board(p: &ProblemArg) -> bool {
+    p.model
+        .as_deref()
+        .and_then(|m| Problem::read(m).ok())
+        .is_some_and(|p| p.spec.start == Start::Board)
+}

@@ -1,0 +1,228 @@
+//! The commands on classical boards: `solve --vacancy --finish` (one problem), `verify
+//! --finish` (replay a board play) and `catalog` (every problem up to symmetry). Thin:
+//! parsing, printing, files; the work is in [`crate::play::peg`].
+
+use crate::cli::args::{
+    self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, VerifyArgs, emitln,
+};
+use crate::play::peg::settle::{self, Limits, Outcome, Verdict};
+use crate::play::peg::{PegBoard, catalog, parse_cell};
+use crate::report::export;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn board_of(p: &ProblemArg) -> Result<PegBoard, Error> {
+    match &p.model {
+        Some(path) => PegBoard::read(path).map_err(Error::usage),
+        None => Err(Error::usage(
+            "--vacancy and --finish are for board models: give --model FILE (e.g. models/english.toml)",
+        )),
+    }
+}
+
+fn cell(arg: Option<&str>, flag: &str) -> Result<crate::problem::geometry::Cell, Error> {
+    let s = arg.ok_or_else(|| Error::usage(format!("a board problem needs --{flag} X,Y")))?;
+    parse_cell(s).map_err(|e| Error::usage(format!("--{flag}: {e}")))
+}
+
+/// `solve --model BOARD --vacancy X,Y --finish X,Y`.
+pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
+    let board = board_of(&a.problem)?;
+    let v = cell(a.vacancy.as_deref(), "vacancy")?;
+    let f = cell(a.finish.as_deref(), "finish")?;
+    board.hole(v, "--vacancy").map_err(Error::usage)?;
+    board.hole(f, "--finish").map_err(Error::usage)?;
+    for dir in [a.out.as_deref(), a.proof.as_deref().and_then(Path::parent)]
+        .into_iter()
+        .flatten()
+    {
+        if !dir.as_os_str().is_empty() {
+            cli::check_writable(dir)?;
+        }
+    }
+    let o = settle::settle(&board, v, f, &Limits::default()).map_err(Error::failure)?;
+    let files = match &a.out {
+        Some(dir) => write_problem(&board, &o, dir, true)?,
+        None => None,
+    };
+    if a.json {
+        emitln(&problem_json(&o, files.as_deref()).to_string())?;
+    } else {
+        emitln(&summary_line(&board, &o))?;
+    }
+    if let Some(path) = &a.proof {
+        match settle::proof(&board, &o) {
+            Some(p) => crate::files::write_atomic(path, &p.to_bytes(path)?)?,
+            None => eprintln!("solarmy: no proof written: the problem is undecided"),
+        }
+    }
+    Ok(if o.verdict.solvable().is_some() { 0 } else { 3 })
+}
+
+fn summary_line(board: &PegBoard, o: &Outcome) -> String {
+    let (v, f) = (o.vacancy, o.finish);
+    let head = format!("{} ({},{}) -> ({},{}):", board.name, v.0, v.1, f.0, f.1);
+    match &o.verdict {
+        Verdict::Solvable { play } => format!(
+            "{head} solvable: a play of {} jumps in {} moves, verified by replay ({:.2} s)",
+            play.len(),
+            crate::proof::verify::count_moves(play),
+            o.seconds
+        ),
+        Verdict::Undecided { why } => format!("{head} undecided: {why} ({:.2} s)", o.seconds),
+        other => format!(
+            "{head} not solvable: {} ({:.2} s)",
+            other.reason(),
+            o.seconds
+        ),
+    }
+}
+
+fn problem_json(o: &Outcome, play_csv: Option<&Path>) -> serde_json::Value {
+    let why = match &o.verdict {
+        Verdict::Undecided { why } => Some(why.clone()),
+        _ => None,
+    };
+    json!({
+        "vacancy": [o.vacancy.0, o.vacancy.1],
+        "finish": [o.finish.0, o.finish.1],
+        "solvable": o.verdict.solvable(),
+        "reason": o.verdict.reason(),
+        "why": why,
+        "play_csv": play_csv,
+        "seconds": o.seconds,
+    })
+}
+
+/// Writes a solvable problem's start and play (CSV), play picture (SVG) and, with `page`,
+/// its viewer page (HTML, [`crate::report::viewer::board_html`]) into `dir`; returns the play CSV's
+/// path.
+fn write_problem(
+    board: &PegBoard,
+    o: &Outcome,
+    dir: &Path,
+    page: bool,
+) -> Result<Option<PathBuf>, Error> {
+    let Verdict::Solvable { play } = &o.verdict else {
+        return Ok(None);
+    };
+    let stem = format!("{}-{}", board.name, catalog::stem(o.vacancy, o.finish));
+    let start: Vec<_> = board
+        .cells
+        .iter()
+        .copied()
+        .filter(|&c| c != o.vacancy)
+        .collect();
+    let play_path = dir.join(format!("{stem}-play.csv"));
+    crate::files::write_atomic(
+        &dir.join(format!("{stem}-start.csv")),
+        export::army_csv(&start, 2).as_bytes(),
+    )?;
+    crate::files::write_atomic(&play_path, export::play_csv(play, 2).as_bytes())?;
+    let svg = catalog::play_svg(board, o.vacancy, play);
+    crate::files::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())?;
+    if page {
+        let html = crate::report::viewer::board_html(board, o.vacancy, play, &stem);
+        crate::files::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
+    }
+    Ok(Some(play_path))
+}
+
+/// `verify --model BOARD --finish X,Y START_CSV PLAY_CSV`.
+pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
+    let board = board_of(&a.problem)?;
+    let f = cell(a.finish.as_deref(), "finish")?;
+    let men = export::read_army(&a.army_csv)?;
+    let play = export::read_play(&a.play_csv)?;
+    let holes = board.cells.iter().copied().collect();
+    let r = crate::proof::verify::replay_board(&holes, &board.directions, &men, &play, f)
+        .map_err(Error::failure)?;
+    emitln(&format!(
+        "legal: {} men, {} jumps, {} moves, one man left on ({},{}) of board {}",
+        r.men, r.jumps, r.moves, f.0, f.1, board.name
+    ))?;
+    Ok(0)
+}
+
+/// `catalog --model BOARD`: every problem up to symmetry, its files and its proofs.
+pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
+    let board = PegBoard::read(&a.model).map_err(Error::usage)?;
+    cli::check_writable(&a.out)?;
+    let sub = a.out.join(&board.name);
+    let t0 = Instant::now();
+    let mut failed: Option<Error> = None;
+    let deadline = a
+        .time_limit
+        .map(|t| t0 + std::time::Duration::from_secs_f64(t));
+    let outcomes = catalog::run(&board, &Limits::default(), deadline, |o| {
+        if a.verbose {
+            eprintln!("{}", summary_line(&board, o));
+        }
+        if failed.is_none()
+            && let Err(e) = write_files(&board, o, &sub)
+        {
+            failed = Some(e);
+        }
+    })
+    .map_err(Error::failure)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let seconds = t0.elapsed().as_secs_f64();
+    let name = &board.name;
+    crate::files::write_atomic(
+        &a.out.join(format!("{name}.csv")),
+        catalog::csv(&outcomes).as_bytes(),
+    )?;
+    crate::files::write_atomic(
+        &a.out.join(format!("{name}.svg")),
+        catalog::svg(&board, &outcomes).as_bytes(),
+    )?;
+    let rel = format!("{}/{name}", a.out.display());
+    if a.json {
+        let mut doc = catalog::json(&board, &outcomes, Some(&rel));
+        doc["seconds"] = json!((seconds * 1000.0).round() / 1000.0);
+        emitln(&doc.to_string())?;
+    } else {
+        emitln(&catalog_summary(&board, &outcomes, seconds))?;
+    }
+    let undecided = outcomes.iter().any(|o| o.verdict.solvable().is_none());
+    if a.moves {
+        crate::cli::catalog_moves::moves(a, &board, &outcomes)?;
+    }
+    Ok(if undecided { 3 } else { 0 })
+}
+
+/// One problem's files in DIR/<board>/: its proof, and for a solvable one its play; a
+/// viewer page only for the complement problems (vacancy = finish; some 40 kB a page).
+fn write_files(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<(), Error> {
+    write_problem(board, o, dir, o.vacancy == o.finish)?;
+    if let Some(p) = settle::proof(board, o) {
+        let path = dir.join(format!(
+            "{}-{}.proof.json",
+            board.name,
+            catalog::stem(o.vacancy, o.finish)
+        ));
+        crate::files::write_atomic(&path, &p.to_bytes(&path)?)?;
+    }
+    Ok(())
+}
+
+fn catalog_summary(board: &PegBoard, outcomes: &[Outcome], seconds: f64) -> String {
+    let count = |r: &str| outcomes.iter().filter(|o| o.verdict.reason() == r).count();
+    format!(
+        "{}: {} holes, {} symmetries, {} problems up to symmetry: {} solvable; not solvable: {} by position class, {} by resource count, {} by integer program, {} by exhaustive search; {} undecided ({:.1} s)",
+        board.name,
+        board.cells.len(),
+        board.symmetries.len(),
+        outcomes.len(),
+        catalog::solvable(outcomes),
+        count("position class"),
+        count("resource count"),
+        count("integer program"),
+        count("exhaustive search"),
+        count("undecided"),
+        seconds
+    )
+}

@@ -1,0 +1,167 @@
+//! `solarmy catalog --model BOARD --moves`: the fewest moves of every problem of a board's
+//! catalogue, by [`crate::play::peg::fewest::catalogue`]. Thin: it checks each answer against the
+//! catalogue's own verdict, replays every play with the independent checker, and writes
+//! DIR/<board>-moves.csv and, per problem, DIR/<board>/<board>-<stem>-moves-play.csv and
+//! -moves.json (the positions per level).
+
+use crate::cli::args::{CatalogArgs, Error, emitln};
+use crate::play::peg::settle::Outcome;
+use crate::play::peg::{PegBoard, catalog, fewest};
+use crate::proof::verify;
+use crate::report::export;
+use serde_json::json;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// Runs the catalogue's moves after its verdicts (`outcomes`), and writes the files.
+pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<(), Error> {
+    let _ = ctrlc::set_handler(|| {
+        crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let bar = crate::cli::moves_levels::spinner();
+    let lim = fewest::Limits {
+        interrupt: Some(&crate::ip::solve::INTERRUPTED),
+        progress: bar.as_ref().map(|pb| {
+            let pb = pb.clone();
+            std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
+        }),
+        ..fewest::Limits::default()
+    };
+    let holes: HashSet<_> = board.cells.iter().copied().collect();
+    let dir = a.out.join(&board.name);
+    let t0 = Instant::now();
+    let mut failed: Option<Error> = None;
+    let deadline = a
+        .moves_time_limit
+        .map(|t| t0 + std::time::Duration::from_secs_f64(t));
+    let entries = fewest::catalogue(board, &lim, deadline, &mut |e| {
+        if failed.is_none()
+            && let Err(err) = check_and_write(board, &holes, outcomes, e, &dir)
+        {
+            failed = Some(err);
+        }
+        if a.verbose {
+            let line = format!(
+                "{} ({},{}) -> ({},{}): {} ({:.1} s)",
+                board.name,
+                e.vacancy.0,
+                e.vacancy.1,
+                e.finish.0,
+                e.finish.1,
+                match (e.done, e.solved.min_moves) {
+                    (false, _) => "not searched (time limit)".to_string(),
+                    (true, None) => "not solvable".to_string(),
+                    (true, Some(m)) => format!("{m} moves"),
+                },
+                e.solved.seconds
+            );
+            match &bar {
+                Some(pb) => pb.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+    })
+    .map_err(Error::failure)?;
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let seconds = t0.elapsed().as_secs_f64();
+    let mut csv = String::from(
+        "vacancy_x,vacancy_y,finish_x,finish_y,orbit,status,min_moves,on_plays,levels_built,seconds\n",
+    );
+    for e in &entries {
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{},{:.3}",
+            e.vacancy.0,
+            e.vacancy.1,
+            e.finish.0,
+            e.finish.1,
+            e.orbit,
+            match (e.done, e.solved.min_moves) {
+                (false, _) => "time_limit",
+                (true, None) => "impossible",
+                (true, Some(_)) => "optimal",
+            },
+            e.solved.min_moves.map_or(String::new(), |m| m.to_string()),
+            e.solved.on_plays.iter().sum::<u64>(),
+            e.built,
+            e.solved.seconds
+        );
+    }
+    crate::files::write_atomic(
+        &a.out.join(format!("{}-moves.csv", board.name)),
+        csv.as_bytes(),
+    )?;
+    let lengths: Vec<u32> = entries.iter().filter_map(|e| e.solved.min_moves).collect();
+    let left = entries.iter().filter(|e| !e.done).count();
+    emitln(&format!(
+        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {left} not searched, past the time limit): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
+        board.name,
+        lengths.len(),
+        entries.len(),
+        lengths.iter().min().map_or("-".into(), |m| m.to_string()),
+        lengths.iter().max().map_or("-".into(), |m| m.to_string()),
+        seconds
+    ))?;
+    Ok(())
+}
+
+/// Checks an entry against the catalogue's verdict (solvable exactly when a play exists),
+/// replays its play, and writes its files.
+fn check_and_write(
+    board: &PegBoard,
+    holes: &HashSet<crate::problem::geometry::Cell>,
+    outcomes: &[Outcome],
+    e: &fewest::Entry,
+    dir: &std::path::Path,
+) -> Result<(), Error> {
+    let (v, f) = (e.vacancy, e.finish);
+    if !e.done {
+        return Ok(());
+    }
+    let verdict = outcomes
+        .iter()
+        .find(|o| (o.vacancy, o.finish) == (v, f))
+        .and_then(|o| o.verdict.solvable());
+    if verdict.is_some_and(|s| s != e.solved.min_moves.is_some()) {
+        return Err(format!(
+            "internal error: ({},{}) -> ({},{}): the catalogue and the search by levels disagree on solvability",
+            v.0, v.1, f.0, f.1
+        )
+        .into());
+    }
+    let stem = format!("{}-{}", board.name, catalog::stem(v, f));
+    if let Some(play) = &e.solved.play {
+        let start: Vec<_> = board.cells.iter().copied().filter(|&c| c != v).collect();
+        let r = verify::replay_board(holes, &board.directions, &start, play, f)
+            .map_err(|err| format!("internal error: {stem}: the play does not replay: {err}"))?;
+        if Some(r.moves as u32) != e.solved.min_moves {
+            return Err(format!("internal error: {stem}: the play's move count differs").into());
+        }
+        std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+        crate::files::write_atomic(
+            &dir.join(format!("{stem}-moves-play.csv")),
+            export::play_csv(play, 2).as_bytes(),
+        )?;
+    }
+    let doc = json!({
+        "vacancy": [v.0, v.1],
+        "finish": [f.0, f.1],
+        "min_moves": e.solved.min_moves,
+        "symmetry": e.solved.symmetry,
+        "on_plays_by_jumps": e.solved.on_plays,
+        "table": e.solved.table,
+        "seconds": e.solved.seconds,
+    });
+    std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    crate::files::write_atomic(
+        &dir.join(format!("{stem}-moves.json")),
+        doc.to_string().as_bytes(),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,158 @@
+//! `solarmy certify`: upgrades a proof file without re-running the search. Every integer
+//! program in it without an exact certificate is rebuilt as the checker builds it
+//! ([`crate::ip::evidence::system`]) and handed to [`crate::ip::certify`] with larger budgets than
+//! the search allows itself; the proof is then checked in full ([`crate::proof::check`])
+//! and only then written, atomically, so a file is never replaced by a worse one.
+
+use crate::cli::args::{Error, emitln};
+use crate::ip::certify;
+use crate::ip::evidence;
+use crate::problem::Army;
+use crate::proof::check::{self, Options};
+use crate::proof::farkas::{self, Tree};
+use crate::proof::format::{CaseOutcome, Evidence, IpProof, Proof};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+const CERTIFY_HELP: &str = "Examples:
+  solarmy certify results/proofs/hexagonal-7.json.gz
+  solarmy certify --nodes 50000 --seconds 600 --out h7.json.gz results/proofs/hexagonal-7.json.gz
+  solarmy certify --nodes 2000 --seconds 60 --split-above 100 results/proofs/hexagonal-7.json.gz
+
+One line per program without a certificate goes to stderr: nodes visited, the tree's size and
+the seconds spent. The proof is checked in full (programs still without a certificate are
+re-solved by HiGHS) before it is written.
+
+Exit codes: 0 every program now has a certificate, 1 failure (an unreadable proof, a failed
+check, a file that cannot be written), 2 bad command line, 3 some programs are still without
+a certificate (the ones found are written).";
+
+#[derive(Args, Debug)]
+#[command(after_help = CERTIFY_HELP)]
+pub struct CertifyArgs {
+    /// A proof file written by `solve --proof` (JSON, or gzip-compressed JSON ending in .gz)
+    pub proof: PathBuf,
+    /// Branch-and-bound nodes per program
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Seconds per program (0 < SECS <= 1e9)
+    #[arg(long, value_name = "SECS", default_value_t = 1800.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    pub seconds: f64,
+    /// Write the upgraded proof here instead of replacing PROOF
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Where no tree is found for a program the search's solver spent at least SECS on,
+    /// split it on the cells of its one-man exponent class: each child gets a certificate or
+    /// is left to the checker's solvers, which re-solve the children (in parallel) instead
+    /// of the whole program
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    pub split_above: Option<f64>,
+}
+
+/// Every integer program of a proof, with a label naming where it stands.
+fn programs(proof: &mut Proof) -> Vec<(String, &mut IpProof)> {
+    let mut out = Vec::new();
+    for (i, r) in proof.rounds.iter_mut().enumerate() {
+        let here = format!("round {i} ({} men, d={:?})", r.men, r.last_jump);
+        match &mut r.evidence {
+            Evidence::Direct { ip, .. } => out.push((here, ip)),
+            Evidence::Cases { cases } => {
+                for (j, c) in cases.iter_mut().enumerate() {
+                    if let CaseOutcome::Ip { ip, .. } = &mut c.outcome {
+                        out.push((format!("{here}, case {j}"), ip));
+                    }
+                }
+            }
+            Evidence::Weight { .. } => {}
+        }
+    }
+    out
+}
+
+/// A certificate for one program: plain Farkas multipliers, else a tree within the budget.
+fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Result<String, Error> {
+    let sys = evidence::system(army, level, &ip.def)?;
+    let t = Instant::now();
+    if let Some(cert) = certify::farkas(&sys) {
+        ip.certificate = Some(Tree::Leaf(cert));
+        return Ok(format!(
+            "Farkas certificate, {:.1} s",
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    let left = (a.seconds - t.elapsed().as_secs_f64()).max(0.01);
+    let (tree, nodes) = certify::tree_with_stats(&sys, a.nodes as usize, Some(left));
+    let s = t.elapsed().as_secs_f64();
+    Ok(match tree {
+        Some(tree) => {
+            let msg = format!(
+                "tree of {} nodes, {nodes} visited, {s:.1} s",
+                certify::size(&tree)
+            );
+            ip.certificate = Some(tree);
+            msg
+        }
+        None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => {
+            match certify::split(&sys) {
+                Some((tree, left)) => {
+                    ip.certificate = Some(tree);
+                    format!(
+                        "no tree ({nodes} nodes visited); split on a one-man class, {left} children left to the solvers, {:.1} s",
+                        t.elapsed().as_secs_f64()
+                    )
+                }
+                None => format!(
+                    "no certificate, no one-man class to split on: {nodes} nodes visited, {s:.1} s"
+                ),
+            }
+        }
+        None => format!("no certificate: {nodes} nodes visited, {s:.1} s"),
+    })
+}
+
+pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
+    let mut proof = Proof::read(&a.proof)?;
+    let army: Result<Army, String> = match &proof.model {
+        Some(text) => Army::parse(text),
+        None => proof.army.parse(),
+    };
+    let army = army.map_err(|e| Error::failure(format!("{}: {e}", a.proof.display())))?;
+    let level = proof.level;
+    let (mut found, mut split, mut left) = (0, 0, 0);
+    for (label, ip) in programs(&mut proof) {
+        if ip.certificate.is_some() {
+            continue;
+        }
+        let msg = certify_one(army, level, ip, a)?;
+        eprintln!("{}: {label}: {msg}", a.proof.display());
+        match &ip.certificate {
+            Some(t) if !farkas::leaves_to_solvers(t) => found += 1,
+            Some(_) => (split, left) = (split + 1, left + 1),
+            None => left += 1,
+        }
+    }
+    if found + split == 0 && a.out.is_none() {
+        // Nothing to write: the file stays as it was, and its check with it.
+        emitln(&format!(
+            "{}: no certificate found, {left} programs still without; file unchanged",
+            a.proof.display()
+        ))?;
+        return Ok(if left > 0 { 3 } else { 0 });
+    }
+    let summary = check::check(&proof, &Options::default()).map_err(|e| {
+        Error::failure(format!(
+            "{}: the upgraded proof fails: {e}",
+            a.proof.display()
+        ))
+    })?;
+    let out = a.out.as_ref().unwrap_or(&a.proof);
+    crate::files::write_atomic(out, &proof.to_bytes(out)?)?;
+    emitln(&format!(
+        "{}: {found} certificates found, {split} programs split (some children left to the solvers), {left} programs still without a full certificate; {} of {} programs certified",
+        out.display(),
+        summary.certified,
+        summary.ips
+    ))?;
+    Ok(if left > 0 { 3 } else { 0 })
+}

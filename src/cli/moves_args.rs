@@ -1,0 +1,196 @@
+//! The `moves` command's arguments and the printing its army search ([`super::moves`]) and
+//! its board searches ([`super::moves_board`], [`super::moves_levels`]) share.
+
+use crate::cli::args::ProblemArg;
+use crate::play::moves::{Answer, Status};
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+pub const MOVES_HELP: &str = "Examples:
+  solarmy moves --army conway --level 4 --from results/armies/conway-4-army.csv   # 10, proven
+  solarmy moves --army diagonal --level 6 --from results/armies/diagonal-6-army.csv --json
+  solarmy moves --army pablito --level 6 --from results/armies/pablito-6-army.csv --time-limit 60
+  solarmy moves --model models/triangle5.toml --vacancy 2,0 --finish 2,0   # a board: 9, proven
+
+Exit codes: 0 the fewest moves proven, 1 failure (an unreadable or illegal army or seed),
+2 bad command line, 3 stopped by --time-limit or Ctrl-C (the proven lower bound and the best
+play known are reported, said as such).";
+
+#[derive(Args, Debug)]
+#[command(after_help = MOVES_HELP)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub problem: ProblemArg,
+    /// Men start at distance >= level from the target (0,0) (rows y >= level for the five armies)
+    #[arg(long, allow_hyphen_values = true)]
+    pub level: Option<String>,
+    /// The army (CSV with header x,y)
+    #[arg(long, value_name = "ARMY_CSV")]
+    pub from: Option<PathBuf>,
+    /// A board problem (with --model BOARD and --finish): the one empty hole at the start
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub vacancy: Option<String>,
+    /// A board problem: the hole the last man must end on
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub finish: Option<String>,
+    /// A known play of this army (its move count bounds the search from above); default: the
+    /// army file's sibling <...>-play.csv when it exists and replays
+    #[arg(long, value_name = "PLAY_CSV")]
+    pub seed: Option<PathBuf>,
+    /// A board problem: use the iterative-deepening search with bounds instead of the exact
+    /// search by levels (the default for boards of at most 64 holes)
+    #[arg(long)]
+    pub ida: bool,
+    /// Use no known play: search until a play is found
+    #[arg(long, conflicts_with = "seed")]
+    pub no_seed: bool,
+    /// Stop after this many seconds; report the best play known and the proven lower bound
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Transposition-table cap in entries (the search stays correct when it is hit)
+    #[arg(long, default_value_t = 4_000_000)]
+    pub tt_entries: usize,
+    /// Positions to spend first on looking for plays shorter than the seed (depth-first one move
+    /// below the best known); they are not part of the proof
+    #[arg(long, default_value_t = 1_000_000)]
+    pub probe: u64,
+    /// Write <army>-<level>-moves-play.csv here
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// One JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub(crate) fn answer_json(
+    (army, level, men): (&str, i32, usize),
+    ans: &Answer,
+    seed_moves: Option<u32>,
+    tt_cap: usize,
+    csv: Option<&Path>,
+) -> serde_json::Value {
+    let positions: serde_json::Map<String, serde_json::Value> = ans
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(d, &n)| (d.to_string(), json!(n)))
+        .collect();
+    json!({
+        "army": army,
+        "level": level,
+        "men": men,
+        "status": ans.status.as_str(),
+        "min_moves": ans.min_moves,
+        "proven": matches!(ans.status, Status::Optimal | Status::Impossible),
+        "lower_bound": ans.lower_bound,
+        "start_bound": ans.start_bound,
+        "best_moves": ans.play_moves,
+        "seed_moves": seed_moves,
+        "found_by_search": ans.found_by_search,
+        "positions": positions,
+        "positions_total": ans.positions.iter().sum::<u64>(),
+        "probe_positions": ans.probe_positions,
+        "seconds": ans.seconds,
+        "tt_entries": ans.tt_entries,
+        "tt_cap": tt_cap,
+        "tt_full": ans.tt_full,
+        "start_symmetric": ans.start_symmetric,
+        "play": ans.play,
+        "play_csv": csv.map(|p| p.display().to_string()),
+    })
+}
+
+pub(crate) fn print_answer(
+    (army, level, men): (&str, i32, usize),
+    ans: &Answer,
+    seed_moves: Option<u32>,
+    tt_cap: usize,
+    csv: Option<&Path>,
+) {
+    println!(
+        "army {army}  level {level}  {men} men (start {}symmetric)",
+        if ans.start_symmetric { "" } else { "not " }
+    );
+    print_body(ans, seed_moves, tt_cap, csv);
+}
+
+/// Everything of the plain-text answer after its first line (the problem's name).
+pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, csv: Option<&Path>) {
+    let seed = seed_moves.map_or("no seed play".to_string(), |m| {
+        format!("seed play {m} moves")
+    });
+    match ans.status {
+        Status::Optimal => {
+            let m = ans.min_moves.unwrap_or(0);
+            let sb = ans.start_bound.unwrap_or(0);
+            println!(
+                "minimum {m} moves, proven: {} ({}; {seed})",
+                if m > sb {
+                    format!(
+                        "no play of fewer (start bound {sb}, depths {sb}..{} searched exhaustively)",
+                        m - 1
+                    )
+                } else {
+                    format!("no play of fewer (the start position's bound is {sb})")
+                },
+                if ans.found_by_search {
+                    "play found by the search"
+                } else {
+                    "the seed play attains it"
+                },
+            )
+        }
+        Status::Impossible => println!("impossible: no play reaches the target (proven)"),
+        s => println!(
+            "{}: NOT proven. Proven lower bound {} moves; best play known {} ({})",
+            s.as_str(),
+            ans.lower_bound,
+            ans.play_moves
+                .map_or("none".to_string(), |m| format!("{m} moves")),
+            if ans.found_by_search {
+                "found by the search"
+            } else {
+                "the seed play"
+            }
+        ),
+    }
+    let per: Vec<String> = ans
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(d, n)| format!("{d}: {n}"))
+        .collect();
+    println!(
+        "positions per depth: {} (start bound {})",
+        if per.is_empty() {
+            "-".to_string()
+        } else {
+            per.join(", ")
+        },
+        ans.start_bound
+            .map_or("dead".to_string(), |b| b.to_string())
+    );
+    if let Some(play) = &ans.play {
+        println!(
+            "play verified: {} jumps in {} moves",
+            play.len(),
+            ans.play_moves.unwrap_or(0)
+        );
+    }
+    println!(
+        "transposition table: {} entries (cap {tt_cap}){}",
+        ans.tt_entries,
+        if ans.tt_full {
+            "; cap reached, later positions not stored (the search stays exhaustive)"
+        } else {
+            ""
+        }
+    );
+    println!("{:.2} s", ans.seconds);
+    if let Some(p) = csv {
+        println!("wrote {}", p.display());
+    }
+}

@@ -1,0 +1,181 @@
+//! `solarmy moves --model BOARD --vacancy X,Y --finish X,Y` by the exact search by levels of
+//! [`crate::play::peg::fewest`] (the default for boards of at most 64 holes): the fewest moves, a
+//! play of that many replayed by the independent checker, and the positions per level. Thin:
+//! the work is in [`crate::play::peg::fewest`].
+
+use super::moves_args::MovesArgs;
+use crate::cli::args::Error;
+use crate::play::peg::PegBoard;
+use crate::play::peg::fewest::{self, Limits, Solved};
+use crate::problem::geometry::Cell;
+use crate::proof::verify::{self, Step};
+use serde_json::json;
+
+/// Solves the problem, replays the play, prints (and with --out writes) the answer.
+pub fn moves(
+    a: &MovesArgs,
+    board: &PegBoard,
+    (v, f): (Cell, Cell),
+    start: &[Cell],
+    replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
+) -> Result<u8, Error> {
+    let bar = crate::cli::moves_levels::spinner();
+    let lim = Limits {
+        interrupt: Some(&crate::ip::solve::INTERRUPTED),
+        progress: bar.as_ref().map(|pb| {
+            let pb = pb.clone();
+            std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
+        }),
+        ..Limits::default()
+    };
+    let (vi, fi) = (board.index[&v], board.index[&f]);
+    let (s, built) = fewest::solve_one(board, vi, fi, &lim).map_err(Error::failure)?;
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
+    if let Some(play) = &s.play {
+        let r = replay(play)
+            .map_err(|e| format!("internal error: the play found does not replay: {e}"))?;
+        if Some(r.moves as u32) != s.min_moves {
+            return Err(String::from("internal error: the play's move count differs").into());
+        }
+    }
+    let csv = match (&a.out, &s.play) {
+        (Some(dir), Some(play)) => {
+            crate::cli::args::check_writable(dir)?;
+            Some(write_play(dir, board, (v, f), start, play)?)
+        }
+        _ => None,
+    };
+    let j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
+    if a.json {
+        println!("{j}");
+    } else {
+        print_answer(board, (v, f), start.len(), &s, built);
+        if let Some(p) = csv {
+            println!("wrote {}", p.display());
+        }
+    }
+    Ok(0)
+}
+
+/// A spinner on stderr when it is a terminal (the levels' progress).
+pub fn spinner() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .expect("a valid template"),
+        );
+        pb.enable_steady_tick(std::time::Duration::from_millis(200));
+        pb
+    })
+}
+
+/// The answer as JSON (the fields of the iterative-deepening answer where they apply).
+pub fn answer_json(
+    board: &PegBoard,
+    (v, f): (Cell, Cell),
+    men: usize,
+    s: &Solved,
+    built: u64,
+    csv: Option<&std::path::Path>,
+) -> serde_json::Value {
+    let per_level = per_level(s);
+    let positions: serde_json::Map<String, serde_json::Value> = per_level
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| (d.to_string(), json!(n)))
+        .collect();
+    json!({
+        "board": board.name,
+        "vacancy": [v.0, v.1],
+        "finish": [f.0, f.1],
+        "men": men,
+        "method": "levels",
+        "status": if s.min_moves.is_some() { "optimal" } else { "impossible" },
+        "min_moves": s.min_moves,
+        "proven": true,
+        "lower_bound": s.min_moves.unwrap_or(men as u32),
+        "start_bound": null,
+        "best_moves": s.min_moves,
+        "seed_moves": null,
+        "positions": positions,
+        "positions_total": built + s.on_plays.iter().sum::<u64>(),
+        "levels_built": built,
+        "on_plays_by_jumps": s.on_plays,
+        "table": s.table,
+        "symmetry": s.symmetry,
+        "seconds": s.seconds,
+        "play": s.play,
+        "play_csv": csv.map(|p| p.display().to_string()),
+    })
+}
+
+/// Positions on some play per fewest moves from the start (the table's row sums).
+fn per_level(s: &Solved) -> Vec<u64> {
+    s.table.iter().map(|r| r.iter().sum()).collect()
+}
+
+fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, built: u64) {
+    println!(
+        "board {}  vacancy ({},{})  finish ({},{})  {men} men",
+        board.name, v.0, v.1, f.0, f.1
+    );
+    match s.min_moves {
+        Some(m) => println!(
+            "minimum {m} moves, proven: the exact search by levels examined every position on every play"
+        ),
+        None => println!("impossible: no play reaches the finish (proven)"),
+    }
+    println!(
+        "positions: {built} in the forward and backward levels; on some play, by jumps made: {:?}",
+        s.on_plays
+    );
+    println!(
+        "positions on some play per level (fewest moves from the start; up to {} symmetries):",
+        s.symmetry
+    );
+    for (d, row) in s.table.iter().enumerate() {
+        let cols: Vec<String> = row
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(t, n)| format!("{t}:{n}"))
+            .collect();
+        println!(
+            "  level {d}: {} (by shortest play through it: {})",
+            row.iter().sum::<u64>(),
+            cols.join(" ")
+        );
+    }
+    if let Some(play) = &s.play {
+        println!(
+            "play verified: {} jumps in {} moves",
+            play.len(),
+            verify::count_moves(play)
+        );
+    }
+    println!("{:.2} s", s.seconds);
+}
+
+/// Writes a board play and, beside it, its start position (so that `verify --model
+/// --finish` replays it) under `dir`; returns the play's path.
+pub(crate) fn write_play(
+    dir: &std::path::Path,
+    board: &PegBoard,
+    (v, f): (Cell, Cell),
+    start: &[Cell],
+    play: &[crate::proof::verify::Step],
+) -> Result<std::path::PathBuf, Error> {
+    let stem = format!("{}-{}", board.name, crate::play::peg::catalog::stem(v, f));
+    let start_csv = dir.join(format!("{stem}-moves-start.csv"));
+    crate::files::write_atomic(
+        &start_csv,
+        crate::report::export::army_csv(start, 2).as_bytes(),
+    )?;
+    let p = dir.join(format!("{stem}-moves-play.csv"));
+    crate::files::write_atomic(&p, crate::report::export::play_csv(play, 2).as_bytes())?;
+    Ok(p)
+}

@@ -1,0 +1,124 @@
+//! Turning what the search settled into proof evidence ([`crate::proof::format`]): an
+//! infeasible integer program becomes its definition, its size as the checker will rebuild
+//! it, the solvers' verdicts and, where one can be found, an exact certificate
+//! ([`crate::ip::certify`]) computed on the checker's own system, so that the checker verifies
+//! exactly what it rebuilds.
+
+use crate::error::Error;
+use crate::ip::certify;
+use crate::problem::Army;
+use crate::problem::geometry::Cell;
+use crate::proof::format::{IpDef, IpProof};
+use crate::proof::{farkas, ip, space::Space};
+use crate::weight::golden::Golden;
+
+/// Branch-and-bound nodes and seconds spent looking for a certificate of one program.
+const TREE_NODES: usize = 2_000;
+const TREE_SECONDS: f64 = 60.0;
+
+/// The checker's space for a definition: exact well beyond its board.
+fn space(army: Army, level: i32, def: &IpDef) -> Space {
+    Space::new(army, level, def.last_jump, def.max_exponent.max(40) + 8)
+}
+
+/// Evidence for a program HiGHS (and CBC, when asked) called infeasible, with its
+/// certificate when one is found.
+pub fn infeasible(
+    army: Army,
+    level: i32,
+    def: IpDef,
+    cbc: Option<String>,
+    seconds: f64,
+) -> Result<IpProof, Error> {
+    let mut proof = uncertified(army, level, def, cbc, seconds)?;
+    certify_proof(army, level, &mut proof)?;
+    Ok(proof)
+}
+
+/// The same evidence without a certificate yet (a case split certifies its cases only once
+/// the round has no army: [`certify_proof`]).
+pub fn uncertified(
+    army: Army,
+    level: i32,
+    def: IpDef,
+    cbc: Option<String>,
+    seconds: f64,
+) -> Result<IpProof, Error> {
+    let sys = ip::build(&space(army, level, &def), &def).map_err(Error::Limit)?;
+    Ok(IpProof {
+        rows: sys.rows.len(),
+        cols: sys.cols.len(),
+        def,
+        highs: "infeasible".into(),
+        cbc,
+        certificate: None,
+        seconds,
+    })
+}
+
+/// The checker's own system for a definition, as [`crate::proof::check`] rebuilds it.
+pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSystem, Error> {
+    ip::build(&space(army, level, def), def).map_err(Error::Limit)
+}
+
+/// Programs HiGHS spent at least this many seconds on get no branch-and-bound tree: ours
+/// has no cutting planes, and every tree certificate found so far (results/proofs/, every
+/// entry) is of a program HiGHS settles in under a second, while on hexagonal level 7's
+/// programs of 7 s and more every tree ran out of its [`TREE_SECONDS`] for nothing. Only
+/// where the time goes changes: such a program is left to the solvers, as it was.
+pub const TREE_BELOW_SECONDS: f64 = 5.0;
+
+/// Programs HiGHS spent at least this many seconds on are split on their one-man class
+/// when no tree closes them ([`certify::split`]), so that the checker re-solves small
+/// children in parallel instead of one long program.
+pub const SPLIT_ABOVE_SECONDS: f64 = 100.0;
+
+/// Looks for an exact certificate of the program of `proof`: Farkas multipliers when its
+/// LP relaxation is infeasible, else a branch-and-bound tree within its node and time
+/// limits, else, for a long program, a split whose uncertified children are left to the
+/// checker's solvers.
+pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), Error> {
+    let sys = system(army, level, &proof.def)?;
+    proof.certificate = certify::farkas(&sys)
+        .map(farkas::Tree::Leaf)
+        .or_else(|| {
+            (proof.seconds < TREE_BELOW_SECONDS)
+                .then(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)))
+                .flatten()
+        })
+        .or_else(|| {
+            (proof.seconds >= SPLIT_ABOVE_SECONDS)
+                .then(|| certify::split(&sys).map(|(t, _)| t))
+                .flatten()
+        });
+    Ok(())
+}
+
+/// Whether a certificate read back from a case log still proves its program infeasible.
+pub fn still_certified(army: Army, level: i32, proof: &IpProof) -> bool {
+    let Some(tree) = &proof.certificate else {
+        return false;
+    };
+    let space = space(army, level, &proof.def);
+    ip::build(&space, &proof.def).is_ok_and(|sys| farkas::check_tree(&sys, tree).is_ok())
+}
+
+/// The definition of a direct round's program.
+pub fn direct_def(
+    d: Cell,
+    men: u64,
+    min_men: Option<u64>,
+    max_exponent: i32,
+    max_loss: Golden,
+) -> IpDef {
+    IpDef {
+        last_jump: d,
+        max_men: men,
+        min_men,
+        max_exponent,
+        max_loss,
+        classes: None,
+        lossy_cap: None,
+        cuts: Vec::new(),
+    }
+}

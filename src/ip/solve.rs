@@ -1,0 +1,209 @@
+//! Running HiGHS on a [`Model`]: status, proven dual bound, solution, progress, interrupts.
+//!
+//! good_lp builds the model; what it hides (the MIP dual bound, the exact model status,
+//! callbacks, the model writer) is read from the raw HiGHS instance through highs-sys. A
+//! time-out or an interrupt is reported as such, with the bound proven so far: never as a
+//! result.
+
+use crate::error::Error;
+use crate::ip::model::Model;
+use indicatif::ProgressBar;
+use std::ffi::{CString, c_char, c_int, c_void};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set by the Ctrl-C handler; HiGHS is asked to stop at its next callback.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// How a solve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IpStatus {
+    Optimal,
+    Infeasible,
+    TimeLimit,
+    Interrupted,
+}
+
+/// What HiGHS returned.
+#[derive(Clone, Debug)]
+pub struct IpSolution {
+    pub status: IpStatus,
+    /// Men in the best solution found, if any.
+    pub objective: Option<u64>,
+    /// Proven lower bound on the objective (rounded up); u64::MAX when infeasible.
+    pub bound: u64,
+    /// Board cells holding a man at the start, in the best solution found.
+    pub start: Vec<usize>,
+    /// (jump index, count) with count > 0.
+    pub jumps: Vec<(usize, u32)>,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Default)]
+pub struct Options {
+    /// Seconds HiGHS may run.
+    pub time_limit: Option<f64>,
+    /// A spinner to feed with incumbent and bound (None: silent).
+    pub progress: Option<ProgressBar>,
+    /// Label shown in front of the progress line.
+    pub label: String,
+}
+
+struct CallbackState {
+    progress: Option<ProgressBar>,
+    label: String,
+    last: Instant,
+}
+
+unsafe extern "C" fn callback(
+    _kind: c_int,
+    _message: *const c_char,
+    out: *const highs_sys::HighsCallbackDataOut,
+    input: *mut highs_sys::HighsCallbackDataIn,
+    user: *mut c_void,
+) {
+    // SAFETY: HiGHS passes back the pointer given to Highs_setCallback, which outlives the run.
+    let state = unsafe { &mut *(user as *mut CallbackState) };
+    if INTERRUPTED.load(Ordering::Relaxed) && !input.is_null() {
+        // SAFETY: non-null input is HiGHS's own struct for this callback.
+        unsafe { (*input).user_interrupt = 1 };
+    }
+    if out.is_null() {
+        return;
+    }
+    if let Some(pb) = &state.progress
+        && state.last.elapsed() >= Duration::from_millis(200)
+    {
+        // SAFETY: non-null out is valid for the duration of the callback.
+        let o = unsafe { &*out };
+        let inc = if o.mip_primal_bound.abs() < 1e20 {
+            format!("{:.0}", o.mip_primal_bound)
+        } else {
+            "-".into()
+        };
+        let bound = if o.mip_dual_bound.abs() < 1e20 {
+            format!("{:.2}", o.mip_dual_bound)
+        } else {
+            "-".into()
+        };
+        pb.set_message(format!(
+            "{}  {:>6.1}s  incumbent {inc}  bound {bound}  gap {:.1}%  nodes {}",
+            state.label,
+            o.running_time,
+            o.mip_gap.min(1.0) * 100.0,
+            o.mip_node_count
+        ));
+        state.last = Instant::now();
+    }
+}
+
+/// Writes the model exactly as it would be solved; the format follows the extension
+/// (.mps or .lp), by the HiGHS writer.
+pub fn write_model(model: Model, path: &Path) -> Result<(), Error> {
+    let mut inner = model
+        .problem
+        .try_into_inner()
+        .map_err(|e| Error::Solver(format!("HiGHS could not build the model: {e}")))?;
+    let c = CString::new(path.to_string_lossy().as_bytes())
+        .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
+    // SAFETY: a live HiGHS instance and a NUL-terminated path.
+    let status = unsafe { highs_sys::Highs_writeModel(inner.as_mut_ptr(), c.as_ptr()) };
+    if status < 0 {
+        return Err(Error::Solver(format!(
+            "HiGHS could not write {}",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Solves the model with HiGHS.
+pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, Error> {
+    let t0 = Instant::now();
+    let n_start = model.start_cells.len();
+    let start_cells = model.start_cells.clone();
+    let mut inner = model
+        .problem
+        .try_into_inner()
+        .map_err(|e| Error::Solver(format!("HiGHS could not build the model: {e}")))?;
+    inner.make_quiet();
+    inner.set_option("mip_rel_gap", 0.0);
+    // The objective counts men, so any bound above k − 1 proves k.
+    inner.set_option("mip_abs_gap", 0.999);
+    if let Some(t) = opts.time_limit {
+        inner.set_option("time_limit", t.max(0.01));
+    }
+    let mut state = Box::new(CallbackState {
+        progress: opts.progress.clone(),
+        label: opts.label.clone(),
+        last: Instant::now() - Duration::from_secs(1),
+    });
+    // SAFETY: the state box lives until after the run; the callback only reads HiGHS data.
+    unsafe {
+        let p = inner.as_mut_ptr();
+        highs_sys::Highs_setCallback(
+            p,
+            Some(callback),
+            &mut *state as *mut CallbackState as *mut c_void,
+        );
+        highs_sys::Highs_startCallback(p, highs_sys::kHighsCallbackMipInterrupt);
+        highs_sys::Highs_startCallback(p, highs_sys::kHighsCallbackMipImprovingSolution);
+    }
+    let solved = inner
+        .try_solve()
+        .map_err(|e| Error::Solver(format!("HiGHS failed: {e:?}")))?;
+    drop(state);
+    use highs::HighsModelStatus as S;
+    let status = match solved.status() {
+        S::Optimal => IpStatus::Optimal,
+        S::Infeasible => IpStatus::Infeasible,
+        S::ReachedTimeLimit => IpStatus::TimeLimit,
+        S::ReachedInterrupt => IpStatus::Interrupted,
+        other => {
+            return Err(Error::Solver(format!("HiGHS ended with status {other:?}")));
+        }
+    };
+    let has_solution = solved
+        .int_info_value(c"primal_solution_status")
+        .map(|s| s == 2)
+        .unwrap_or(false);
+    let (objective, start, jumps) = if has_solution && status != IpStatus::Infeasible {
+        let sol = solved.get_solution();
+        let cols = sol.columns();
+        let start: Vec<usize> = (0..n_start)
+            .filter(|&i| cols[i] > 0.5)
+            .map(|i| start_cells[i])
+            .collect();
+        let jumps: Vec<(usize, u32)> = cols[n_start..]
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v > 0.5)
+            .map(|(j, v)| (j, v.round() as u32))
+            .collect();
+        (Some(start.len() as u64), start, jumps)
+    } else {
+        (None, Vec::new(), Vec::new())
+    };
+    let bound = match status {
+        IpStatus::Infeasible => u64::MAX,
+        IpStatus::Optimal => objective.unwrap_or(u64::MAX),
+        _ => {
+            let b = solved.double_info_value(c"mip_dual_bound").unwrap_or(0.0);
+            // Round up, with a tolerance for HiGHS's floating point.
+            if b.is_finite() {
+                (b - 1e-6).ceil().max(0.0) as u64
+            } else {
+                0
+            }
+        }
+    };
+    Ok(IpSolution {
+        status,
+        objective,
+        bound,
+        start,
+        jumps,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,937 @@
+//! The fewest moves of a board problem, exactly: a search by levels over every position that
+//! lies on some play from the start to the finish (boards of at most 64 holes, a position
+//! being the set of its men as the bits of a `u64`).
+//!
+//! **Method.** Let S be the start (every hole but the vacancy v), T the finish (one man on f)
+//! and N = holes − 2 the number of jumps of any play. Split N = J + K with J = ⌈N/2⌉.
+//!
+//! 1. *Forward levels.* F_j = the positions reached from S by j jumps (j = 0 … J), each level
+//!    sorted, positions kept up to the stabiliser H_v of v among the board's symmetries.
+//! 2. *Backward levels, by complement.* If a jump a → c over b turns P into P', the same jump
+//!    a → c over b turns the complement of P' (a, b full, c empty) into the complement of P:
+//!    so P reaches T in k jumps exactly when the complement of P is reached from the
+//!    complement of T (every hole but f) in k jumps (the jumps in reverse order; chains of one
+//!    man are not kept, so a problem and its reverse may differ in moves). The backward levels are the forward levels B_k of that start
+//!    (k = 0 … K), kept up to H_f. (For the central game S is T's complement, and one set of
+//!    levels serves both ways.)
+//! 3. *The positions on some play*, G_j (j jumps made): G_J = {P ∈ F_J : comp(P) ∈ B_K}; for
+//!    j < J, G_j = the parents (one jump back) of G_{j+1} that lie in F_j; for j > J,
+//!    G_j = the children of G_{j−1} whose complement lies in B_{N−j}. A position is on some
+//!    play exactly when it is reached from S and reaches T, and every position of a play is,
+//!    so G is exactly the union of all plays' positions, kept up to H = H_v ∩ H_f (every
+//!    symmetry in H fixes S and T and maps plays to plays).
+//! 4. *Moves.* A move is one man's chain of jumps; every position inside a chain that is part
+//!    of a play is itself in G (reached from S, and it reaches T through the rest of the
+//!    play), so the moves between positions of G are found by chains that never leave G.
+//!    The moves form an acyclic graph (each jump removes a man); its shortest path from S to T,
+//!    by dynamic programming over the levels, is the fewest moves, and no shorter play exists
+//!    because every play is a path of this graph. No bound or heuristic is involved: the
+//!    search is exhaustive over the reachable positions.
+//!
+//! The play reported is walked on the concrete board (one move at a time, each move leading to
+//! a position one move nearer T), and the caller replays it with the independent checker.
+
+use super::PegBoard;
+use crate::proof::verify::Step;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// A jump as (from, over, to) hole indices.
+type Jump3 = (u8, u8, u8);
+/// What sees each move: its end position and its chain of jumps.
+type Visit<'a> = dyn FnMut(u64, usize, &[Jump3]) + 'a;
+/// The number of a position in the move graph, if it is on some play.
+type Id<'a> = dyn Fn(u64) -> Option<usize> + 'a;
+/// A part of the move graph: each position's number of children, and the children.
+type Adjacency = (Vec<usize>, Vec<u32>);
+
+/// A board as bits: its jumps and its symmetries (as byte tables, for fast images).
+pub struct Bits {
+    pub n: usize,
+    pub full: u64,
+    /// (from, over, to) hole indices.
+    jumps: Vec<(u8, u8, u8)>,
+    /// The jumps by from-hole: (over, to).
+    from: Vec<Vec<(u8, u8)>>,
+    /// Every symmetry as a permutation of the holes (the board's order, the identity first).
+    perms: Vec<Vec<u8>>,
+    /// tables[g][k][byte] = the image under g of the holes 8k … 8k+7 given by `byte`.
+    tables: Vec<Vec<[u64; 256]>>,
+}
+
+impl Bits {
+    /// The board's bits, or why it has too many holes.
+    pub fn new(board: &PegBoard) -> Result<Bits, String> {
+        let n = board.cells.len();
+        if !(2..=64).contains(&n) {
+            return Err(format!(
+                "board '{}' has {n} holes: the exact fewest-move search takes boards of 2 to 64 holes",
+                board.name
+            ));
+        }
+        let jumps: Vec<(u8, u8, u8)> = board
+            .jumps
+            .iter()
+            .map(|j| (j.from as u8, j.over as u8, j.to as u8))
+            .collect();
+        let mut from = vec![Vec::new(); n];
+        for &(a, b, c) in &jumps {
+            from[a as usize].push((b, c));
+        }
+        let perms: Vec<Vec<u8>> = board
+            .symmetries
+            .iter()
+            .map(|g| {
+                board
+                    .cells
+                    .iter()
+                    .map(|&c| board.index[&g.apply(c)] as u8)
+                    .collect()
+            })
+            .collect();
+        let tables = perms
+            .iter()
+            .map(|p| {
+                (0..n.div_ceil(8))
+                    .map(|k| {
+                        let mut t = [0u64; 256];
+                        for (byte, slot) in t.iter_mut().enumerate() {
+                            for bit in 0..8 {
+                                let h = 8 * k + bit;
+                                if byte >> bit & 1 == 1 && h < n {
+                                    *slot |= 1 << p[h];
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect();
+        let full = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+        Ok(Bits {
+            n,
+            full,
+            jumps,
+            from,
+            perms,
+            tables,
+        })
+    }
+
+    /// The image of a position under symmetry g.
+    pub fn image(&self, g: usize, p: u64) -> u64 {
+        self.tables[g]
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (k, t)| acc | t[(p >> (8 * k)) as usize & 255])
+    }
+
+    /// The least image of p under the symmetries of `group` (which holds the identity).
+    pub fn canon(&self, group: &[usize], p: u64) -> u64 {
+        group.iter().map(|&g| self.image(g, p)).min().unwrap_or(p)
+    }
+
+    /// The symmetries fixing every hole of `holes`.
+    pub fn stabiliser(&self, holes: &[usize]) -> Vec<usize> {
+        (0..self.perms.len())
+            .filter(|&g| holes.iter().all(|&h| self.perms[g][h] as usize == h))
+            .collect()
+    }
+
+    /// The symmetry g∘h (first h, then g).
+    fn compose(&self, g: usize, h: usize) -> usize {
+        let gh: Vec<u8> = self.perms[h]
+            .iter()
+            .map(|&x| self.perms[g][x as usize])
+            .collect();
+        self.perms
+            .iter()
+            .position(|p| *p == gh)
+            .expect("the symmetries form a group")
+    }
+
+    fn inverse(&self, g: usize) -> usize {
+        (0..self.perms.len())
+            .find(|&h| self.compose(g, h) == 0)
+            .expect("the symmetries form a group")
+    }
+
+    /// The class representative of a hole (its least image) and a symmetry g with
+    /// g(representative) = hole.
+    pub fn representative(&self, hole: usize) -> (usize, usize) {
+        let rep = (0..self.perms.len())
+            .map(|g| self.perms[g][hole] as usize)
+            .min()
+            .expect("the identity");
+        let g = (0..self.perms.len())
+            .find(|&g| self.perms[g][rep] as usize == hole)
+            .expect("rep is in the orbit");
+        (rep, g)
+    }
+
+    /// Every child of p (one jump), appended to `out`.
+    fn children(&self, p: u64, out: &mut Vec<u64>) {
+        for &(a, b, c) in &self.jumps {
+            if p >> a & 1 == 1 && p >> b & 1 == 1 && p >> c & 1 == 0 {
+                out.push(p ^ (1 << a | 1 << b | 1 << c));
+            }
+        }
+    }
+
+    /// Every parent of p (one jump back), appended to `out`.
+    fn parents(&self, p: u64, out: &mut Vec<u64>) {
+        for &(a, b, c) in &self.jumps {
+            if p >> c & 1 == 1 && p >> a & 1 == 0 && p >> b & 1 == 0 {
+                out.push(p ^ (1 << a | 1 << b | 1 << c));
+            }
+        }
+    }
+}
+
+/// Why a computation stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Interrupted,
+    /// More positions than the cap: the memory would not suffice.
+    TooMany,
+}
+
+/// A set of positions by open addressing (linear probing, at most half full): one or two
+/// memory reads per look-up where a binary search of a large level takes some twenty.
+/// `u64::MAX` marks an empty slot (never a position here: every position has a hole, as the
+/// start has one and jumps keep the number of holes growing; complements have a man).
+pub struct Lookup {
+    slots: Vec<u64>,
+    shift: u32,
+    len: usize,
+}
+
+impl Lookup {
+    fn new(keys: &[u64]) -> Lookup {
+        let bits = (2 * keys.len().max(1))
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        let mut t = Lookup {
+            slots: vec![u64::MAX; 1 << bits],
+            shift: 64 - bits,
+            len: keys.len(),
+        };
+        let mask = t.slots.len() - 1;
+        for &k in keys {
+            let mut i = t.home(k);
+            while t.slots[i] != u64::MAX {
+                i = (i + 1) & mask;
+            }
+            t.slots[i] = k;
+        }
+        t
+    }
+
+    fn home(&self, k: u64) -> usize {
+        (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The slot holding k, if k is in the set.
+    fn find(&self, k: u64) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(k);
+        loop {
+            match self.slots[i] {
+                u64::MAX => return None,
+                x if x == k => return Some(i),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The positions, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.slots.iter().copied().filter(|&x| x != u64::MAX)
+    }
+}
+
+/// A progress callback: one line saying what is being built.
+pub type Progress = std::sync::Arc<dyn Fn(String) + Send + Sync>;
+
+/// Limits of a computation.
+#[derive(Clone)]
+pub struct Limits {
+    /// The most positions any one level may hold (8 bytes each, sorted; building a level
+    /// needs a few times that).
+    pub max_level: usize,
+    pub interrupt: Option<&'static AtomicBool>,
+    /// Told each level as it is built.
+    pub progress: Option<Progress>,
+}
+
+impl Limits {
+    fn tell(&self, line: impl FnOnce() -> String) {
+        if let Some(p) = &self.progress {
+            p(line());
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_level: 150_000_000,
+            interrupt: None,
+            progress: None,
+        }
+    }
+}
+
+/// The forward levels from a start of one man missing: levels[j] = the positions after j
+/// jumps, sorted, each the least image under `group` (the stabiliser of the vacancy).
+pub struct Reach {
+    pub hole: usize,
+    pub group: Vec<usize>,
+    pub levels: Vec<Lookup>,
+}
+
+impl Reach {
+    /// The levels 0 … depth from every hole but `hole`.
+    pub fn new(bits: &Bits, hole: usize, depth: usize, lim: &Limits) -> Result<Reach, Stop> {
+        let group = bits.stabiliser(&[hole]);
+        let start = bits.canon(&group, bits.full & !(1 << hole));
+        let mut last = vec![start];
+        let mut levels = Vec::new();
+        let t0 = Instant::now();
+        let mut total = 1u64;
+        for j in 0..depth {
+            let next = next_level(bits, &group, &last, lim)?;
+            total += next.len() as u64;
+            lim.tell(|| {
+                format!(
+                    "levels from hole {hole}: {} jumps, {} positions ({total} in all, {:.0}/s)",
+                    j + 1,
+                    next.len(),
+                    total as f64 / t0.elapsed().as_secs_f64().max(1e-9)
+                )
+            });
+            levels.push(Lookup::new(&last));
+            last = next;
+        }
+        levels.push(Lookup::new(&last));
+        Ok(Reach {
+            hole,
+            group,
+            levels,
+        })
+    }
+
+    /// Is p (any image) in level j?
+    fn holds(&self, bits: &Bits, j: usize, p: u64) -> bool {
+        self.levels
+            .get(j)
+            .is_some_and(|l| l.find(bits.canon(&self.group, p)).is_some())
+    }
+
+    pub fn positions(&self) -> u64 {
+        self.levels.iter().map(|l| l.len() as u64).sum()
+    }
+}
+
+/// The children of a level, each the least image under `group`, sorted and without repeats;
+/// built in two threads, chunk by chunk (each chunk's children sorted and deduplicated, and
+/// a thread's children merged whenever they double, so the transient memory stays within a
+/// few times the level's own size).
+fn next_level(bits: &Bits, group: &[usize], level: &[u64], lim: &Limits) -> Result<Vec<u64>, Stop> {
+    let stop = || lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
+    let half = level.len().div_ceil(2).max(1);
+    let runs: Vec<Result<Vec<u64>, Stop>> = std::thread::scope(|s| {
+        let handles: Vec<_> = level
+            .chunks(half)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut acc: Vec<u64> = Vec::new();
+                    // acc is merged (sorted, deduplicated) whenever it doubles.
+                    let mut merged = 1 << 22;
+                    let mut buf = Vec::new();
+                    for chunk in part.chunks(1 << 18) {
+                        if stop() {
+                            return Err(Stop::Interrupted);
+                        }
+                        buf.clear();
+                        for &p in chunk {
+                            let from = buf.len();
+                            bits.children(p, &mut buf);
+                            for c in &mut buf[from..] {
+                                *c = bits.canon(group, *c);
+                            }
+                        }
+                        buf.sort_unstable();
+                        buf.dedup();
+                        acc.extend_from_slice(&buf);
+                        if acc.len() > 2 * merged {
+                            acc.sort_unstable();
+                            acc.dedup();
+                            merged = acc.len().max(1 << 22);
+                            if acc.len() > lim.max_level {
+                                return Err(Stop::TooMany);
+                            }
+                        }
+                    }
+                    Ok(acc)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a level thread panicked"))
+            .collect()
+    });
+    let mut out = Vec::new();
+    for r in runs {
+        out.extend(r?);
+    }
+    out.sort_unstable();
+    out.dedup();
+    if out.len() > lim.max_level {
+        return Err(Stop::TooMany);
+    }
+    Ok(out)
+}
+
+/// A reach from a hole, seen from another hole of the same class: the levels of `reach`
+/// mapped by the symmetry `g` (g(reach.hole) = the hole meant).
+pub struct Seen<'a> {
+    pub reach: &'a Reach,
+    pub g: usize,
+    g_inv: usize,
+}
+
+impl<'a> Seen<'a> {
+    pub fn new(bits: &Bits, reach: &'a Reach, g: usize) -> Seen<'a> {
+        Seen {
+            reach,
+            g,
+            g_inv: bits.inverse(g),
+        }
+    }
+
+    fn holds(&self, bits: &Bits, j: usize, p: u64) -> bool {
+        let q = if self.g_inv == 0 {
+            p
+        } else {
+            bits.image(self.g_inv, p)
+        };
+        self.reach.holds(bits, j, q)
+    }
+}
+
+/// The answer for one problem.
+#[derive(Clone, Debug, Default)]
+pub struct Solved {
+    /// None: no play reaches the finish.
+    pub min_moves: Option<u32>,
+    /// A play of `min_moves` moves (board coordinates).
+    pub play: Option<Vec<Step>>,
+    /// on_plays[j] = positions (up to the problem's symmetry) after j jumps on some play.
+    pub on_plays: Vec<u64>,
+    /// table[d][t] = positions on some play whose fewest moves from the start is d and whose
+    /// shortest play through them has t moves (Beasley's Tables 1–4, exact).
+    pub table: Vec<Vec<u64>>,
+    /// The size of the problem's symmetry group (positions are counted up to it).
+    pub symmetry: usize,
+    pub seconds: f64,
+}
+
+/// Every position on some play, by jumps made, each the least image under `h`.
+fn on_plays(
+    bits: &Bits,
+    h: &[usize],
+    fwd: &Seen,
+    bwd: &Seen,
+    lim: &Limits,
+) -> Result<Vec<Vec<u64>>, Stop> {
+    let n_jumps = bits.n - 2;
+    let j_mid = fwd.reach.levels.len() - 1;
+    let k_mid = n_jumps - j_mid;
+    // Right cosets of H0 = g⁻¹Hg in the stabiliser of the reach's hole: one image per H-orbit.
+    let h0: Vec<usize> = h
+        .iter()
+        .map(|&x| bits.compose(fwd.g_inv, bits.compose(x, fwd.g)))
+        .collect();
+    let mut reps: Vec<usize> = Vec::new();
+    let mut covered: Vec<usize> = Vec::new();
+    for &x in &fwd.reach.group {
+        if !covered.contains(&x) {
+            reps.push(x);
+            covered.extend(h0.iter().map(|&y| bits.compose(y, x)));
+        }
+    }
+    let mut levels: Vec<Vec<u64>> = vec![Vec::new(); n_jumps + 1];
+    let stop = || lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
+    let meet: Vec<u64> = fwd.reach.levels[j_mid].iter().collect();
+    let mut mid = par_filter(&meet, &stop, &|r, out| {
+        for &x in &reps {
+            let p = bits.image(fwd.g, bits.image(x, r));
+            if bwd.holds(bits, k_mid, bits.full ^ p) {
+                out.push(bits.canon(h, p));
+            }
+        }
+    })?;
+    mid.sort_unstable();
+    mid.dedup();
+    levels[j_mid] = mid;
+    // Membership in a level is the same for every image under H (H fixes both holes), so
+    // candidates are reduced to their least images before they are tested.
+    let mut buf = Vec::new();
+    for j in (0..j_mid).rev() {
+        buf.clear();
+        for &q in &levels[j + 1] {
+            bits.parents(q, &mut buf);
+        }
+        canon_all(bits, h, &mut buf);
+        levels[j] = par_filter(&buf, &stop, &|p, out| {
+            if fwd.holds(bits, j, p) {
+                out.push(p)
+            }
+        })?;
+    }
+    for j in j_mid + 1..=n_jumps {
+        buf.clear();
+        for &q in &levels[j - 1] {
+            bits.children(q, &mut buf);
+        }
+        canon_all(bits, h, &mut buf);
+        levels[j] = par_filter(&buf, &stop, &|p, out| {
+            if bwd.holds(bits, n_jumps - j, bits.full ^ p) {
+                out.push(p)
+            }
+        })?;
+    }
+    Ok(levels)
+}
+
+/// Replaces every position by its least image under `h`, sorted, without repeats.
+fn canon_all(bits: &Bits, h: &[usize], v: &mut Vec<u64>) {
+    for p in v.iter_mut() {
+        *p = bits.canon(h, *p);
+    }
+    v.sort_unstable();
+    v.dedup();
+}
+
+/// `f` applied to every item in two threads (each pushing what it keeps), the outputs in the
+/// items' order.
+fn par_filter(
+    items: &[u64],
+    stop: &(dyn Fn() -> bool + Sync),
+    f: &(dyn Fn(u64, &mut Vec<u64>) + Sync),
+) -> Result<Vec<u64>, Stop> {
+    let half = items.len().div_ceil(2).max(1);
+    let parts: Vec<Result<Vec<u64>, Stop>> = std::thread::scope(|s| {
+        let hs: Vec<_> = items
+            .chunks(half)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for chunk in part.chunks(1 << 16) {
+                        if stop() {
+                            return Err(Stop::Interrupted);
+                        }
+                        for &p in chunk {
+                            f(p, &mut out);
+                        }
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|x| x.join().expect("a filter thread panicked"))
+            .collect()
+    });
+    let mut out = Vec::new();
+    for p in parts {
+        out.extend(p?);
+    }
+    Ok(out)
+}
+
+/// The moves of the graph on G: every chain of jumps by one man from p whose positions stay
+/// in G; `visit` sees each end position with its number and the chain's jumps (hole indices).
+fn moves_from(bits: &Bits, in_g: &Id, p: u64, visit: &mut Visit) {
+    fn chain(
+        bits: &Bits,
+        in_g: &Id,
+        rest: u64,
+        at: u8,
+        steps: &mut Vec<(u8, u8, u8)>,
+        visit: &mut Visit,
+    ) {
+        for &(b, c) in &bits.from[at as usize] {
+            if rest >> b & 1 == 1 && rest >> c & 1 == 0 {
+                let rest2 = rest ^ (1 << b);
+                let pos = rest2 | 1 << c;
+                if let Some(k) = in_g(pos) {
+                    steps.push((at, b, c));
+                    visit(pos, k, steps);
+                    chain(bits, in_g, rest2, c, steps, visit);
+                    steps.pop();
+                }
+            }
+        }
+    }
+    let mut steps = Vec::new();
+    for a in 0..bits.n as u8 {
+        if p >> a & 1 == 1 {
+            chain(bits, in_g, p ^ (1 << a), a, &mut steps, visit);
+        }
+    }
+}
+
+/// Solves one problem from the forward levels of its vacancy and of its finish (`fwd`: the
+/// levels 0 … ⌈N/2⌉ seen from the vacancy, `bwd`: 0 … ⌊N/2⌋ seen from the finish).
+pub fn solve(
+    board: &PegBoard,
+    bits: &Bits,
+    (fwd, bwd): (&Seen, &Seen),
+    lim: &Limits,
+) -> Result<Solved, Stop> {
+    let started = Instant::now();
+    let v = bits.perms[fwd.g][fwd.reach.hole] as usize;
+    let f = bits.perms[bwd.g][bwd.reach.hole] as usize;
+    let h = bits.stabiliser(&[v, f]);
+    lim.tell(|| "the positions on some play".to_string());
+    let levels = on_plays(bits, &h, fwd, bwd, lim)?;
+    lim.tell(|| {
+        format!(
+            "the move graph on {} positions",
+            levels.iter().map(Vec::len).sum::<usize>()
+        )
+    });
+    let mut out = Solved {
+        on_plays: levels.iter().map(|l| l.len() as u64).collect(),
+        symmetry: h.len(),
+        ..Solved::default()
+    };
+    let start = bits.full & !(1 << v);
+    if levels.iter().any(|l| l.is_empty()) {
+        out.seconds = started.elapsed().as_secs_f64();
+        return Ok(out);
+    }
+    let g = Graph::new(bits, &h, &levels, lim)?;
+    let id = |p: u64| g.id(bits, p);
+    // Fewest moves to the finish (last position first: children come after their parents)
+    // and from the start (first position first).
+    const FAR: u32 = u32::MAX;
+    let total = g.offsets[levels.len()];
+    let mut to_end = vec![FAR; total];
+    to_end[total - 1] = 0;
+    for k in (0..total - 1).rev() {
+        to_end[k] = g
+            .children(k)
+            .iter()
+            .map(|&c| to_end[c as usize].saturating_add(1))
+            .min()
+            .unwrap_or(FAR);
+    }
+    let mut from_start = vec![FAR; total];
+    from_start[0] = 0;
+    for k in 0..total {
+        let d = from_start[k].saturating_add(1);
+        for &c in g.children(k) {
+            from_start[c as usize] = from_start[c as usize].min(d);
+        }
+    }
+    let best = to_end[id(start).expect("in G")];
+    let mut table: Vec<Vec<u64>> = Vec::new();
+    for k in 0..total {
+        let (d, t) = (from_start[k] as usize, (from_start[k] + to_end[k]) as usize);
+        if table.len() <= d {
+            table.resize(d + 1, Vec::new());
+        }
+        if table[d].len() <= t {
+            table[d].resize(t + 1, 0);
+        }
+        table[d][t] += 1;
+    }
+    out.table = table;
+    out.min_moves = Some(best);
+    out.play = Some(walk(board, bits, &id, &to_end, start));
+    out.seconds = started.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// The move graph on the positions on some play: positions numbered level by level (each
+/// level sorted, so a position's number is found by binary search in the level of its man
+/// count), and each position's move children, found in two threads.
+struct Graph<'a> {
+    h: &'a [usize],
+    /// Per level: its set, and per slot the position's rank in the sorted level.
+    tables: Vec<(Lookup, Vec<u32>)>,
+    offsets: Vec<usize>,
+    /// children of k: targets[starts[k] .. starts[k + 1]].
+    starts: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+impl<'a> Graph<'a> {
+    fn new(
+        bits: &Bits,
+        h: &'a [usize],
+        levels: &'a [Vec<u64>],
+        lim: &Limits,
+    ) -> Result<Graph<'a>, Stop> {
+        let mut offsets = vec![0];
+        for l in levels {
+            offsets.push(offsets.last().expect("0") + l.len());
+        }
+        let tables = levels
+            .iter()
+            .map(|l| {
+                let t = Lookup::new(l);
+                let mut ranks = vec![u32::MAX; t.slots.len()];
+                for (r, &p) in l.iter().enumerate() {
+                    ranks[t.find(p).expect("just inserted")] = r as u32;
+                }
+                (t, ranks)
+            })
+            .collect();
+        let mut g = Graph {
+            h,
+            tables,
+            offsets,
+            starts: vec![0],
+            targets: Vec::new(),
+        };
+        let all: Vec<u64> = levels.iter().flatten().copied().collect();
+        let half = all.len().div_ceil(2).max(1);
+        let parts: Vec<Result<Adjacency, Stop>> = std::thread::scope(|s| {
+            let gr = &g;
+            let hs: Vec<_> = all
+                .chunks(half)
+                .map(|part| {
+                    s.spawn(move || {
+                        let in_g = |p: u64| gr.id(bits, p);
+                        let (mut lens, mut targets) = (Vec::new(), Vec::new());
+                        let mut kids: Vec<u32> = Vec::new();
+                        for (i, &p) in part.iter().enumerate() {
+                            if i % 4096 == 0
+                                && lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
+                            {
+                                return Err(Stop::Interrupted);
+                            }
+                            kids.clear();
+                            moves_from(bits, &in_g, p, &mut |_, k, _| kids.push(k as u32));
+                            kids.sort_unstable();
+                            kids.dedup();
+                            lens.push(kids.len());
+                            targets.extend_from_slice(&kids);
+                        }
+                        Ok((lens, targets))
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|x| x.join().expect("a graph thread panicked"))
+                .collect()
+        });
+        for part in parts {
+            let (lens, targets) = part?;
+            for l in lens {
+                let last = *g.starts.last().expect("0");
+                g.starts.push(last + l);
+            }
+            g.targets.extend(targets);
+        }
+        Ok(g)
+    }
+
+    /// The number of a position (any image), if it is on some play.
+    fn id(&self, bits: &Bits, p: u64) -> Option<usize> {
+        let j = (bits.n - 1).checked_sub(p.count_ones() as usize)?;
+        let c = bits.canon(self.h, p);
+        let (t, ranks) = self.tables.get(j)?;
+        let slot = t.find(c)?;
+        Some(self.offsets[j] + ranks[slot] as usize)
+    }
+
+    fn children(&self, k: usize) -> &[u32] {
+        &self.targets[self.starts[k]..self.starts[k + 1]]
+    }
+}
+
+/// A shortest play on the concrete board: from the start, each move one that leads to a
+/// position one move nearer the finish.
+fn walk(board: &PegBoard, bits: &Bits, id: &Id, to_end: &[u32], start: u64) -> Vec<Step> {
+    let mut play = Vec::new();
+    let mut at = start;
+    let far = |p: u64| to_end[id(p).expect("on some play")];
+    while far(at) > 0 {
+        let want = far(at) - 1;
+        let mut next: Option<(u64, Vec<Jump3>)> = None;
+        moves_from(bits, id, at, &mut |c, k, steps| {
+            if next.is_none() && to_end[k] == want {
+                next = Some((c, steps.to_vec()));
+            }
+        });
+        let (c, steps) = next.expect("a position one move nearer the finish");
+        play.extend(steps.iter().map(|&(a, b, c)| Step {
+            from: board.cells[a as usize],
+            over: board.cells[b as usize],
+            to: board.cells[c as usize],
+        }));
+        at = c;
+    }
+    play
+}
+
+/// The levels each side needs: the forward reach ⌈N/2⌉ jumps deep, the backward ⌊N/2⌋.
+pub fn depths(bits: &Bits) -> (usize, usize) {
+    let n = bits.n - 2;
+    (n - n / 2, n / 2)
+}
+
+/// One problem from scratch: the levels of the vacancy and of the finish (shared when the
+/// two are one hole), then [`solve`]. Also returns the positions of the levels built.
+pub fn solve_one(
+    board: &PegBoard,
+    vacancy: usize,
+    finish: usize,
+    lim: &Limits,
+) -> Result<(Solved, u64), String> {
+    let bits = Bits::new(board)?;
+    let started = Instant::now();
+    let (jf, jb) = depths(&bits);
+    let stop = |s: Stop| stop_line(s, lim);
+    let fwd = Reach::new(&bits, vacancy, jf, lim).map_err(stop)?;
+    let bwd_own;
+    let bwd = if finish == vacancy {
+        &fwd
+    } else {
+        bwd_own = Reach::new(&bits, finish, jb, lim).map_err(stop)?;
+        &bwd_own
+    };
+    let positions = fwd.positions()
+        + if finish == vacancy {
+            0
+        } else {
+            bwd.positions()
+        };
+    let (a, b) = (Seen::new(&bits, &fwd, 0), Seen::new(&bits, bwd, 0));
+    let mut s = solve(board, &bits, (&a, &b), lim).map_err(stop)?;
+    s.seconds = started.elapsed().as_secs_f64();
+    Ok((s, positions))
+}
+
+/// One problem of a board's catalogue, with its fewest moves.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub vacancy: crate::problem::geometry::Cell,
+    pub finish: crate::problem::geometry::Cell,
+    /// How many problems the entry stands for (its orbit under the board's symmetries).
+    pub orbit: usize,
+    pub solved: Solved,
+    /// Positions in the levels built for this entry (0 when it reused levels built before).
+    pub built: u64,
+    /// False: not searched (the deadline had passed); `solved` is then empty.
+    pub done: bool,
+}
+
+/// The fewest moves of every problem of the board up to symmetry whose position class allows
+/// a finish ([`super::classes::witness`] finds none; the others cannot be solved at all). The
+/// cheapest first: the problems with the most symmetries (their positions are kept up to
+/// them), then by the classes of their holes. The levels of each hole class are built once
+/// (from the class's least hole) and serve every problem whose vacancy or finish is in the
+/// class; a class's levels are dropped once no problem left needs them. Past `deadline` the
+/// problems left are returned not searched (`done` false). `each` sees every entry.
+pub fn catalogue(
+    board: &PegBoard,
+    lim: &Limits,
+    deadline: Option<Instant>,
+    each: &mut dyn FnMut(&Entry),
+) -> Result<Vec<Entry>, String> {
+    let bits = Bits::new(board)?;
+    let (jf, _) = depths(&bits);
+    let mut problems: Vec<(usize, usize)> = board
+        .problems()
+        .into_iter()
+        .map(|(v, f)| (board.index[&v], board.index[&f]))
+        .filter(|&(v, f)| super::classes::witness(board, v, f).is_none())
+        .collect();
+    problems.sort_by_key(|&(v, f)| {
+        (
+            std::cmp::Reverse(bits.stabiliser(&[v, f]).len()),
+            bits.representative(v).0,
+            bits.representative(f).0,
+            v,
+            f,
+        )
+    });
+    let mut cache: HashMap<usize, Reach> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, &(v, f)) in problems.iter().enumerate() {
+        let started = Instant::now();
+        let (vc, fc) = (board.cells[v], board.cells[f]);
+        if deadline.is_some_and(|d| started >= d) {
+            let e = Entry {
+                vacancy: vc,
+                finish: fc,
+                orbit: board.orbit_size(vc, fc),
+                solved: Solved::default(),
+                built: 0,
+                done: false,
+            };
+            each(&e);
+            out.push(e);
+            continue;
+        }
+        let (rv, gv) = bits.representative(v);
+        let (rf, gf) = bits.representative(f);
+        let needed: Vec<usize> = problems[i..]
+            .iter()
+            .flat_map(|&(a, b)| [bits.representative(a).0, bits.representative(b).0])
+            .collect();
+        cache.retain(|r, _| needed.contains(r));
+        let mut built = 0;
+        for r in [rv, rf] {
+            if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(r) {
+                let reach = Reach::new(&bits, r, jf, lim).map_err(|s| stop_line(s, lim))?;
+                built += reach.positions();
+                slot.insert(reach);
+            }
+        }
+        let a = Seen::new(&bits, &cache[&rv], gv);
+        let b = Seen::new(&bits, &cache[&rf], gf);
+        let mut solved = solve(board, &bits, (&a, &b), lim).map_err(|s| stop_line(s, lim))?;
+        solved.seconds = started.elapsed().as_secs_f64();
+        let e = Entry {
+            vacancy: vc,
+            finish: fc,
+            orbit: board.orbit_size(vc, fc),
+            solved,
+            built,
+            done: true,
+        };
+        each(&e);
+        out.push(e);
+    }
+    Ok(out)
+}
+
+/// The one-line reason a computation stopped.
+pub fn stop_line(s: Stop, lim: &Limits) -> String {
+    match s {
+        Stop::Interrupted => "interrupted".to_string(),
+        Stop::TooMany => format!(
+            "a level would hold more than {} positions: stopped before the memory runs out",
+            lim.max_level
+        ),
+    }
+}

@@ -1,0 +1,473 @@
+//! Settles one board problem: from every hole filled but the vacancy, can play end with one
+//! man on the finish? The answer is a verified play, or a reason the checker re-verifies.
+//!
+//! In order, cheapest first:
+//! 1. *Position class* ([`super::classes`]): a GF(2) invariant on which start and finish
+//!    differ.
+//! 2. *Resource count*: the jump program's LP relaxation is infeasible, with an exact Farkas
+//!    certificate ([`crate::ip::certify::farkas`]). Its multipliers on the hole rows are a
+//!    resource count (a pagoda function of the board) that the start has less of than the
+//!    finish needs.
+//! 3. *Jump integer program* (Kiyomi and Matsui): one integer column per jump, its count;
+//!    one row per hole, (men at the finish) − (men at the start) = landings − departures −
+//!    jumps over it. HiGHS solves it; the backtracker ([`crate::play::order`]) orders the jump
+//!    multiset into a play. A vector it cannot order gets a no-good cut that removes that
+//!    vector only, and the program is solved again. When the plain program is infeasible, a
+//!    branch-and-bound certificate ([`crate::ip::certify::tree`]) proves it. A program made
+//!    infeasible by cuts proves nothing: the problem is then reported undecided, never
+//!    unsolvable. After the first few vectors, beam searches meeting a table of endgames
+//!    ([`super::beam`]) look for a play, then depth-first forward searches ([`super::play`]).
+
+use super::classes::{self, Mask};
+use super::play::Found;
+use super::{Jump, PegBoard};
+use crate::play::order::{self, Ordering};
+use crate::problem::geometry::Cell;
+use crate::proof::farkas::{Farkas, LinearSystem, Row, Tree};
+use crate::proof::verify::Step;
+use highs::{HighsModelStatus, RowProblem, Sense};
+use std::time::Instant;
+
+/// How a problem was settled.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// A play, verified by the independent replay.
+    Solvable { play: Vec<Step> },
+    /// A position-class witness: an invariant set of holes.
+    Class { witness: Mask },
+    /// The LP relaxation is infeasible: a resource count, as a Farkas certificate.
+    ResourceCount { certificate: Farkas },
+    /// The integer program is infeasible: a branch-and-bound certificate.
+    Ip { certificate: Tree },
+    /// The finish alone is not among the `positions` positions reachable from the start
+    /// (the checker enumerates them again).
+    Exhausted { positions: usize },
+    /// Neither a play nor a proof within the limits.
+    Undecided { why: String },
+}
+
+impl Verdict {
+    /// The reason's short name (the catalogue's `reason` column).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Verdict::Solvable { .. } => "play",
+            Verdict::Class { .. } => "position class",
+            Verdict::ResourceCount { .. } => "resource count",
+            Verdict::Ip { .. } => "integer program",
+            Verdict::Exhausted { .. } => "exhaustive search",
+            Verdict::Undecided { .. } => "undecided",
+        }
+    }
+
+    pub fn solvable(&self) -> Option<bool> {
+        match self {
+            Verdict::Solvable { .. } => Some(true),
+            Verdict::Undecided { .. } => None,
+            _ => Some(false),
+        }
+    }
+}
+
+/// Limits of one problem's search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Backtracker nodes per jump vector.
+    pub order_budget: u64,
+    /// Rounds of effort; jump vectors tried in the first round, five times as many in each
+    /// next one (each not ordered adds a cut).
+    pub rounds: usize,
+    pub vectors_per_round: usize,
+    /// The forward search's node budget in the first round (tripled each round).
+    pub search_budget: u64,
+    /// Nodes and seconds of the branch-and-bound certificate search.
+    pub tree_nodes: usize,
+    pub tree_seconds: f64,
+    /// Reachable positions an exhaustive proof may count (the checker's limit too).
+    pub exhaustive_positions: usize,
+    /// Widths of the beam searches tried first, each from both ends, and the positions of
+    /// the endgame table they meet.
+    pub beam_widths: Vec<usize>,
+    pub endgame_positions: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            order_budget: 200_000,
+            rounds: 3,
+            vectors_per_round: 3,
+            search_budget: 1_500_000,
+            exhaustive_positions: crate::proof::peg::MAX_POSITIONS,
+            tree_nodes: 20_000,
+            tree_seconds: 60.0,
+            beam_widths: vec![5_000, 50_000],
+            endgame_positions: 300_000,
+        }
+    }
+}
+
+/// A settled problem.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub vacancy: Cell,
+    pub finish: Cell,
+    pub verdict: Verdict,
+    /// Integer programs solved, and jump vectors the backtracker could not order.
+    pub ips: usize,
+    pub cuts: usize,
+    pub seconds: f64,
+}
+
+/// The jump program: columns are the board's jumps in order, each 0..=N−2 (a play has
+/// exactly N − 2 jumps: every jump removes one man, from N − 1 to 1); one row per hole in
+/// order, landings − departures − jumps over it = finish − start there.
+pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
+    let n = board.cells.len();
+    let mut coefs: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
+    for (j, &Jump { from, over, to }) in board.jumps.iter().enumerate() {
+        coefs[from].push((j, -1));
+        coefs[over].push((j, -1));
+        coefs[to].push((j, 1));
+    }
+    let rows = coefs
+        .into_iter()
+        .enumerate()
+        .map(|(h, mut c)| {
+            c.sort();
+            let rhs = (h == finish) as i64 - (h != vacancy) as i64;
+            Row {
+                coefs: c,
+                lo: Some(rhs),
+                hi: Some(rhs),
+            }
+        })
+        .collect();
+    LinearSystem {
+        cols: vec![(0, Some(n as i64 - 2)); board.jumps.len()],
+        rows,
+    }
+}
+
+/// Settles (vacancy, finish) on the board.
+pub fn settle(
+    board: &PegBoard,
+    vacancy: Cell,
+    finish: Cell,
+    limits: &Limits,
+) -> Result<Outcome, String> {
+    let t0 = Instant::now();
+    let v = board.hole(vacancy, "the vacancy")?;
+    let f = board.hole(finish, "the finish")?;
+    let mut out = Outcome {
+        vacancy,
+        finish,
+        verdict: Verdict::Undecided { why: String::new() },
+        ips: 0,
+        cuts: 0,
+        seconds: 0.0,
+    };
+    out.verdict = if let Some(w) = classes::witness(board, v, f) {
+        Verdict::Class { witness: w }
+    } else {
+        let sys = system(board, v, f);
+        match crate::ip::certify::farkas(&sys) {
+            Some(certificate) => Verdict::ResourceCount { certificate },
+            None => search(board, v, f, &sys, limits, &mut out),
+        }
+    };
+    out.seconds = t0.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// Step 3, in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
+/// jump vectors from the program (each not ordered is cut off), in the first round then the
+/// beam searches ([`beamed`]), then the forward search from the start, then from the dual problem
+/// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
+/// of a position played backwards is a play with the same jumps). Infeasible without cuts:
+/// the certificate search. The forward search running out of positions: an exhaustive proof.
+fn search(
+    board: &PegBoard,
+    v: usize,
+    f: usize,
+    sys: &LinearSystem,
+    limits: &Limits,
+    out: &mut Outcome,
+) -> Verdict {
+    let mut ip = Vectors {
+        arena: arena(board),
+        start: (0..board.cells.len()).filter(|&h| h != v).collect(),
+        target: board.cells[f],
+        cuts: Vec::new(),
+    };
+    let mut budget = limits.search_budget;
+    for round in 0..limits.rounds {
+        for _ in 0..limits.vectors_per_round * 5usize.pow(round as u32) {
+            out.ips += 1;
+            match ip.next(sys, limits) {
+                Step3::Play(seq) => return replayed(board, v, f, &seq),
+                Step3::Infeasible if ip.cuts.is_empty() => return prove(sys, limits),
+                Step3::Infeasible => break,
+                Step3::Cut => out.cuts += 1,
+            }
+        }
+        if round == 0
+            && let Some(verdict) = beamed(board, v, f, limits)
+        {
+            return verdict;
+        }
+        let edge = round >= 1;
+        for (a, b, dual) in [(v, f, false), (f, v, true)] {
+            match super::play::find(board, a, b, budget, edge) {
+                Found::Play(mut seq) => {
+                    if dual {
+                        seq.reverse();
+                    }
+                    return replayed(board, v, f, &seq);
+                }
+                Found::Exhausted => return exhausted(board, v, f, limits),
+                Found::Budget => {}
+            }
+        }
+        budget *= 3;
+    }
+    Verdict::Undecided {
+        why: format!(
+            "{} jump vectors, none ordered into a play; the forward searches (up to {} nodes) found none",
+            ip.cuts.len(),
+            budget / 3
+        ),
+    }
+}
+
+/// The beam searches ([`super::beam`]), narrow then wide, each of this problem and of its
+/// dual (finish ↔ vacancy, the play reversed): a replayed play, or None.
+fn beamed(board: &PegBoard, v: usize, f: usize, limits: &Limits) -> Option<Verdict> {
+    let ends = [
+        super::beam::endgame(board, f, limits.endgame_positions),
+        super::beam::endgame(board, v, limits.endgame_positions),
+    ];
+    for &width in &limits.beam_widths {
+        for (a, b, dual) in [(v, f, false), (f, v, true)] {
+            if let Some(mut seq) = super::beam::beam(board, a, b, width, &ends[dual as usize]) {
+                if dual {
+                    seq.reverse();
+                }
+                return Some(replayed(board, v, f, &seq));
+            }
+        }
+    }
+    None
+}
+
+/// The jump program's vectors, each tried by the backtracker.
+struct Vectors {
+    arena: crate::reduce::board::Board,
+    start: Vec<usize>,
+    target: Cell,
+    cuts: Vec<Vec<(usize, u32)>>,
+}
+
+enum Step3 {
+    Play(Vec<usize>),
+    Infeasible,
+    Cut,
+}
+
+impl Vectors {
+    fn next(&mut self, sys: &LinearSystem, limits: &Limits) -> Step3 {
+        let Some(jumps) = solve(sys, &self.cuts) else {
+            return Step3::Infeasible;
+        };
+        let (arena, target) = (&self.arena, self.target);
+        let priority = |j: usize| {
+            let Cell(x, y, _) = arena.cells[arena.jumps[j].from];
+            ((x - target.0).pow(2) + (y - target.1).pow(2)) as i64
+        };
+        match order::order(arena, &self.start, &jumps, priority, limits.order_budget) {
+            Ordering::Found(seq) => Step3::Play(seq),
+            Ordering::Impossible | Ordering::Budget => {
+                self.cuts.push(jumps);
+                Step3::Cut
+            }
+        }
+    }
+}
+
+/// A play from board jump indices, checked by the independent replay.
+fn replayed(board: &PegBoard, v: usize, f: usize, seq: &[usize]) -> Verdict {
+    let play: Vec<Step> = seq
+        .iter()
+        .map(|&j| {
+            let Jump { from, over, to } = board.jumps[j];
+            Step {
+                from: board.cells[from],
+                over: board.cells[over],
+                to: board.cells[to],
+            }
+        })
+        .collect();
+    let holes = board.cells.iter().copied().collect();
+    let men: Vec<Cell> = (0..board.cells.len())
+        .filter(|&h| h != v)
+        .map(|h| board.cells[h])
+        .collect();
+    match crate::proof::verify::replay_board(&holes, &board.directions, &men, &play, board.cells[f])
+    {
+        Ok(_) => Verdict::Solvable { play },
+        Err(e) => Verdict::Undecided {
+            why: format!("the play found does not replay: {e}"),
+        },
+    }
+}
+
+/// The forward search ran out of positions: count them all for the proof (the checker
+/// counts them again), within the checker's limit.
+fn exhausted(board: &PegBoard, v: usize, f: usize, limits: &Limits) -> Verdict {
+    match super::play::reachable(board, v, f, limits.exhaustive_positions) {
+        Some((positions, false)) => Verdict::Exhausted { positions },
+        Some((_, true)) => Verdict::Undecided {
+            why: "the forward search and the count of reachable positions disagree".into(),
+        },
+        None => Verdict::Undecided {
+            why: format!(
+                "the forward search finds no play, but more than {} positions are reachable: too many for an exhaustive proof",
+                limits.exhaustive_positions
+            ),
+        },
+    }
+}
+
+/// The plain program is infeasible: find an exact certificate, or say why not.
+fn prove(sys: &LinearSystem, limits: &Limits) -> Verdict {
+    match crate::ip::certify::tree(sys, limits.tree_nodes, Some(limits.tree_seconds)) {
+        Some(certificate) => Verdict::Ip { certificate },
+        None => Verdict::Undecided {
+            why: "HiGHS finds the jump program infeasible, but no exact certificate was found within the limits".into(),
+        },
+    }
+}
+
+/// The board in the backtracker's form (every hole may hold a man at the start).
+fn arena(board: &PegBoard) -> crate::reduce::board::Board {
+    let n = board.cells.len();
+    crate::reduce::board::Board {
+        cells: board.cells.clone(),
+        index: board.index.clone(),
+        exponent: vec![None; n],
+        start: vec![true; n],
+        jumps: board
+            .jumps
+            .iter()
+            .map(|j| crate::reduce::board::Jump {
+                from: j.from,
+                over: j.over,
+                to: j.to,
+            })
+            .collect(),
+        loss: vec![crate::weight::golden::Golden::ZERO; board.jumps.len()],
+        level: 0,
+    }
+}
+
+/// Solves the program with every cut: a jump vector (jump, count > 0), or None when HiGHS
+/// finds it infeasible. A cut on a vector x* says some jump j of its support has
+/// x_j <= x*_j − 1 (binary z_j picks it): since every solution has the same number of jumps,
+/// x != x* exactly when some count of x*'s support drops, so this removes x* and nothing else.
+fn solve(sys: &LinearSystem, cuts: &[Vec<(usize, u32)>]) -> Option<Vec<(usize, u32)>> {
+    let mut pb = RowProblem::default();
+    let upper = sys.cols.first().and_then(|c| c.1).unwrap_or(0) as f64;
+    let cols: Vec<_> = sys
+        .cols
+        .iter()
+        .map(|_| pb.add_integer_column(0.0, 0.0..=upper))
+        .collect();
+    for r in &sys.rows {
+        let rhs = r.lo.unwrap_or(0) as f64;
+        pb.add_row(rhs..=rhs, r.coefs.iter().map(|&(c, a)| (cols[c], a as f64)));
+    }
+    for cut in cuts {
+        let z: Vec<_> = cut
+            .iter()
+            .map(|_| pb.add_integer_column(0.0, 0.0..=1.0))
+            .collect();
+        pb.add_row(1.0.., z.iter().map(|&zj| (zj, 1.0)));
+        for (&(j, count), &zj) in cut.iter().zip(&z) {
+            // x_j + U·z_j <= x*_j − 1 + U
+            pb.add_row(
+                ..=(count as f64 - 1.0 + upper),
+                [(cols[j], 1.0), (zj, upper)],
+            );
+        }
+    }
+    let mut model = pb.optimise(Sense::Minimise);
+    model.make_quiet();
+    let solved = model.try_solve().ok()?;
+    if solved.status() != HighsModelStatus::Optimal {
+        return None;
+    }
+    let sol = solved.get_solution();
+    Some(
+        sol.columns()[..sys.cols.len()]
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x > 0.5)
+            .map(|(j, x)| (j, x.round() as u32))
+            .collect(),
+    )
+}
+
+/// The proof file of a settled problem (None when it is undecided), for `solarmy check`.
+pub fn proof(board: &PegBoard, o: &Outcome) -> Option<crate::proof::format::Proof> {
+    use crate::proof::format::{BoardClaim, BoardVerdict, Claim, FORMAT, Play, Proof};
+    let v = board.index[&o.vacancy];
+    let f = board.index[&o.finish];
+    let mut play = None;
+    let verdict = match &o.verdict {
+        Verdict::Solvable { play: steps } => {
+            play = Some(Play {
+                army: (0..board.cells.len())
+                    .filter(|&h| h != v)
+                    .map(|h| board.cells[h])
+                    .collect(),
+                jumps: steps.iter().map(|s| (s.from, s.over, s.to)).collect(),
+            });
+            BoardVerdict::Solvable
+        }
+        Verdict::Class { witness } => {
+            let start = classes::start_mask(board, v);
+            BoardVerdict::PositionClass {
+                witness: classes::cells_of(board, *witness),
+                start_parity: ((witness & start).count_ones() % 2) as u8,
+                finish_parity: (witness >> f & 1) as u8,
+            }
+        }
+        Verdict::ResourceCount { certificate } => no_vector(board, Tree::Leaf(certificate.clone())),
+        Verdict::Ip { certificate } => no_vector(board, certificate.clone()),
+        Verdict::Exhausted { positions } => BoardVerdict::Unreachable {
+            positions: *positions as u64,
+        },
+        Verdict::Undecided { .. } => return None,
+    };
+    Some(Proof {
+        format: FORMAT.into(),
+        program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
+        army: board.name.clone(),
+        model: Some(board.source.clone()),
+        level: 0,
+        claim: Claim::Board(BoardClaim {
+            vacancy: o.vacancy,
+            finish: o.finish,
+            verdict,
+        }),
+        play,
+        rounds: Vec::new(),
+    })
+}
+
+fn no_vector(board: &PegBoard, certificate: Tree) -> crate::proof::format::BoardVerdict {
+    crate::proof::format::BoardVerdict::NoJumpVector {
+        rows: board.cells.len(),
+        cols: board.jumps.len(),
+        certificate,
+    }
+}

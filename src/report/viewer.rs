@@ -1,0 +1,715 @@
+//! The play viewer: one self-contained HTML page that steps through a play, jump by jump.
+//!
+//! `solve --out DIR` writes it as `DIR/<army>-<level>.html` beside the CSV and SVG files (for a
+//! board problem `DIR/<board>-v<x>_<y>-f<x>_<y>.html`, [`board_data`]). The
+//! page needs no network: its style, its script and its data are inline, and the board is an
+//! SVG drawn by the script from the data, on every lattice (square cells, hexagons, Pablito's
+//! triangle of circles), at the plane coordinates of [`Embedding::point`].
+//!
+//! What Rust computes and embeds as JSON (in `<script id="data" type="application/json">`):
+//! the cells of the picture's window with their plane coordinates, pagoda exponents and
+//! shades; the army with each man's [`crate::report::regiment`]; the jumps with their move numbers;
+//! and for every step k (the position after k jumps, k = 0 the army) the number of men and
+//! the position's weight and slack, exact, as a + bσ and as a decimal. Weights are taken under
+//! the improved pagoda function of the play's last jump, σ^(1 + distance from d) where d is the
+//! cell the last jump passes over ([`Pagoda::improved`]): it makes the position {d, 2d} weigh
+//! exactly σ + σ² = 1, so the slack, weight − 1, is what the rest of the play may still lose.
+//! It is >= 0 up to the position before the last jump (0 there for a minimum army); the last
+//! jump loses σ and leaves the lone man on the target, of exponent 2, with weight σ² and
+//! slack σ² − 1 < 0. The page's legend says so.
+//!
+//! What the script does: previous/next (a jump, or a whole move: a run of jumps by one man),
+//! play/pause at a chosen speed, a slider over the jumps with the move number shown, and the
+//! keyboard (←/→ a jump, ↑/↓ a move, space play/pause, Home/End). The moving man is ringed,
+//! his move's start marked, his path drawn with arrowheads, and the men he removes fade out.
+//! Men are coloured by regiment; a legend explains shading, colours, weight and slack. For
+//! tests it exposes `window.viewer = {step, total, moves, men(), go(n)}`, and every man drawn
+//! is an SVG element of class `man` with `data-x` and `data-y` (fading men are of class
+//! `fallen`, not `man`).
+
+use crate::problem::Army;
+use crate::problem::geometry::{Cell, Embedding};
+use crate::proof::verify::{Step, count_moves};
+use crate::report::paint::shade;
+use crate::report::regiment::{Regiment, regiments};
+use crate::report::render::{regiment_colour, window};
+use crate::weight::golden::Golden;
+use crate::weight::pagoda::Pagoda;
+use serde_json::{Value, json};
+
+/// Rounds a plane coordinate for the page (a ten-thousandth of a cell is far below a pixel).
+fn round4(v: f64) -> f64 {
+    (v * 1e4).round() / 1e4
+}
+
+/// Weight and slack of one position, exact and as decimals.
+fn weighed(men: usize, w: Golden) -> Value {
+    let slack = w - Golden::ONE;
+    json!({
+        "men": men,
+        "weight": w.to_string(),
+        "weight_value": w.to_f64(),
+        "slack": slack.to_string(),
+        "slack_value": slack.to_f64(),
+        "slack_sigma": (slack.signum() >= 0).then(|| slack.sigma_string()),
+    })
+}
+
+/// The page's data (the JSON embedded in it): cells, army, regiments, jumps, and the weight
+/// and slack of every step; see the module documentation.
+pub fn data(army: Army, level: i32, men: &[Cell], play: &[Step], caption: &str) -> Value {
+    let lattice = army.lattice();
+    let e = lattice.embedding;
+    let d = play.last().map_or(lattice.directions[0], |s| s.over);
+    let pagoda = Pagoda::improved(&lattice, d);
+    let cells = window(&lattice, men, play);
+    let top = cells
+        .iter()
+        .filter_map(|&c| pagoda.exponent(c))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let cell_rows: Vec<Value> = cells
+        .iter()
+        .map(|&c| {
+            let (px, py) = e.point(c);
+            let x = pagoda.exponent(c);
+            json!([c.0, c.1, round4(px), round4(py), x, shade(x, top)])
+        })
+        .collect();
+    let regs = regiments(men, play);
+    let name = |r: Regiment| match r {
+        Regiment::Target => "target",
+        Regiment::Over => "over",
+        Regiment::Spare => "spare",
+    };
+    let army_rows: Vec<Value> = men
+        .iter()
+        .zip(&regs)
+        .map(|(&c, &r)| json!([c.0, c.1, name(r)]))
+        .collect();
+    let jumps = jump_rows(play);
+    // Every step's weight, exactly: a jump takes the weights of its from and over cells off
+    // and puts its to cell's on.
+    let mut w: Golden = men.iter().map(|&c| pagoda.weight(c)).sum();
+    let mut steps = vec![weighed(men.len(), w)];
+    for (k, s) in play.iter().enumerate() {
+        w = w - pagoda.weight(s.from) - pagoda.weight(s.over) + pagoda.weight(s.to);
+        steps.push(weighed(men.len().saturating_sub(k + 1), w));
+    }
+    let stem = format!("{army}-{level}");
+    let colours: serde_json::Map<String, Value> =
+        [Regiment::Target, Regiment::Over, Regiment::Spare]
+            .into_iter()
+            .map(|r| (name(r).to_string(), json!(regiment_colour(r))))
+            .collect();
+    json!({
+        "army": army.name(),
+        "level": level,
+        "caption": caption,
+        "embedding": match e {
+            Embedding::Square => "square",
+            Embedding::Hexagonal => "hexagonal",
+            Embedding::Triangle => "triangle",
+            Embedding::Cubic => "cubic",
+        },
+        "d": [d.0, d.1],
+        "offset": pagoda.offset,
+        "top": top,
+        // The desert edge, between rows level − 1 and level, in plane coordinates.
+        "edge_y": round4((level as f64 - 0.5) * e.point(Cell::xy(0, 1)).1),
+        "cells": cell_rows,
+        "men": army_rows,
+        "jumps": jumps,
+        "moves": count_moves(play),
+        "steps": steps,
+        "colours": colours,
+        "files": {
+            "army_csv": format!("{stem}-army.csv"),
+            "play_csv": format!("{stem}-play.csv"),
+            "army_svg": format!("{stem}-army.svg"),
+            "play_svg": format!("{stem}-play.svg"),
+        },
+    })
+}
+
+/// The page's data for a play on a finite board ([`crate::play::peg`]): the same fields as
+/// [`data`], with the board's holes as the cells (no exponents, one shade), every man in no
+/// regiment, no weights, and a `board` entry naming the vacancy and the finish, which tells
+/// the script to ring the finish instead of (0, 0) and to leave out the pagoda's legend.
+pub fn board_data(
+    board: &crate::play::peg::PegBoard,
+    vacancy: Cell,
+    play: &[Step],
+    stem: &str,
+) -> Value {
+    let e = match board.embedding.as_str() {
+        "hexagonal" => Embedding::Hexagonal,
+        "triangle" => Embedding::Triangle,
+        _ => Embedding::Square,
+    };
+    let cells: Vec<Value> = board
+        .cells
+        .iter()
+        .map(|&c| {
+            let (px, py) = e.point(c);
+            json!([c.0, c.1, round4(px), round4(py), null, "#f3efe6"])
+        })
+        .collect();
+    let men: Vec<Value> = board
+        .cells
+        .iter()
+        .filter(|&&c| c != vacancy)
+        .map(|&c| json!([c.0, c.1, "spare"]))
+        .collect();
+    let jumps = jump_rows(play);
+    let steps: Vec<Value> = (0..=play.len())
+        .map(|k| json!({"men": men.len() - k}))
+        .collect();
+    let finish = play.last().map_or(vacancy, |s| s.to);
+    json!({
+        "army": board.name,
+        "caption": format!(
+            "{}: from every hole but ({}, {}) to one man on ({}, {}), {} jumps, {} moves",
+            board.name, vacancy.0, vacancy.1, finish.0, finish.1, play.len(), count_moves(play)
+        ),
+        "embedding": match e {
+            Embedding::Square => "square",
+            Embedding::Hexagonal => "hexagonal",
+            Embedding::Triangle => "triangle",
+            Embedding::Cubic => "cubic",
+        },
+        "board": {"vacancy": [vacancy.0, vacancy.1], "finish": [finish.0, finish.1]},
+        "cells": cells,
+        "men": men,
+        "jumps": jumps,
+        "moves": count_moves(play),
+        "steps": steps,
+        "colours": {"spare": regiment_colour(Regiment::Spare)},
+        "files": {
+            "army_csv": format!("{stem}-start.csv"),
+            "play_csv": format!("{stem}-play.csv"),
+            "play_svg": format!("{stem}-play.svg"),
+        },
+    })
+}
+
+/// The whole page for a play on a finite board: [`board_data`] in the viewer.
+pub fn board_html(
+    board: &crate::play::peg::PegBoard,
+    vacancy: Cell,
+    play: &[Step],
+    stem: &str,
+) -> String {
+    page(board_data(board, vacancy, play, stem))
+}
+
+fn page(data: Value) -> String {
+    let caption = data["caption"].as_str().unwrap_or_default().to_string();
+    // '<' only occurs inside JSON strings, where \u003c means the same; so nothing in the
+    // data can close the script element.
+    let json = data.to_string().replace('<', "\\u003c");
+    TEMPLATE
+        .replace("{{TITLE}}", &escape_html(&caption))
+        .replace("{{STYLE}}", STYLE)
+        .replace("{{SCRIPT}}", SCRIPT)
+        .replace("{{DATA}}", &json)
+}
+
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The whole page for a play: [`data`] embedded in the viewer's HTML, style and script.
+pub fn html(army: Army, level: i32, men: &[Cell], play: &[Step], caption: &str) -> String {
+    page(data(army, level, men, play, caption))
+}
+
+const TEMPLATE: &str = r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{TITLE}}</title>
+<style>{{STYLE}}</style>
+</head>
+<body>
+<header>
+<h1>{{TITLE}}</h1>
+<nav id="files"></nav>
+</header>
+<div id="controls">
+<button id="first" title="the army (Home)">|◀</button>
+<button id="prevmove" title="previous move (↑)">◀◀ move</button>
+<button id="prev" title="previous jump (←)">◀ jump</button>
+<button id="play" title="play / pause (space)">▶ play</button>
+<button id="next" title="next jump (→)">jump ▶</button>
+<button id="nextmove" title="next move (↓)">move ▶▶</button>
+<button id="last" title="the end (End)">▶|</button>
+<input type="range" id="slider" min="0" max="0" value="0" aria-label="jump">
+<span id="where"></span>
+<label>speed <select id="speed">
+<option value="0.5">½ jump/s</option><option value="1">1 jump/s</option>
+<option value="2" selected>2 jumps/s</option><option value="4">4 jumps/s</option>
+<option value="8">8 jumps/s</option><option value="16">16 jumps/s</option>
+</select></label>
+<label><input type="checkbox" id="showexp"> exponents</label>
+</div>
+<div id="status"><span id="s-move"></span> <span id="s-jump"></span> <span id="s-men"></span>
+<br><span id="s-weight"></span> <span id="s-slack"></span></div>
+<svg id="board" role="img" aria-label="board"></svg>
+<section id="legend"></section>
+<script type="application/json" id="data">{{DATA}}</script>
+<script>{{SCRIPT}}</script>
+</body>
+</html>
+"#;
+
+const STYLE: &str = r#"
+body { font: 14px/1.4 system-ui, sans-serif; margin: 12px 16px; color: #222; }
+h1 { font-size: 18px; margin: 0 0 4px; }
+nav a { margin-right: 12px; }
+#controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0; }
+#controls button { font: inherit; padding: 3px 8px; }
+#slider { flex: 1 1 240px; }
+#where { min-width: 13em; font-variant-numeric: tabular-nums; }
+#status { font-variant-numeric: tabular-nums; background: #f4f4f5; padding: 6px 8px;
+  border-radius: 4px; min-height: 2.8em; }
+#board { display: block; width: 100%; height: auto; max-height: 74vh; margin: 8px 0;
+  background: white; }
+#legend { font-size: 13px; max-width: 72em; }
+#legend .sw { display: inline-block; width: 14px; height: 14px; vertical-align: -2px;
+  border: 1px solid #999; margin: 0 2px 0 8px; }
+#legend .dot { display: inline-block; width: 12px; height: 12px; border-radius: 50%;
+  vertical-align: -1px; margin-right: 4px; }
+.exps { display: none; }
+.showexp .exps { display: inline; }
+.fallen { opacity: 0.18; }
+.fading { animation: fade 0.8s ease-out forwards; }
+@keyframes fade { from { opacity: 1; } to { opacity: 0.18; } }
+"#;
+
+const SCRIPT: &str = r#"
+(function () {
+  'use strict';
+  const D = JSON.parse(document.getElementById('data').textContent);
+  const svg = document.getElementById('board');
+  const NS = svg.namespaceURI;
+  const N = D.jumps.length;
+  const B = D.board || null;
+  const M = D.moves;
+  const PATH = '#7c3aed', HALO = '#facc15';
+  const key = (x, y) => x + ',' + y;
+  const pt = new Map(D.cells.map(c => [key(c[0], c[1]), [c[2], c[3]]]));
+  const P = (x, y) => {
+    const p = pt.get(key(x, y));
+    if (!p) throw new Error('cell ' + key(x, y) + ' is not in the picture');
+    return p;
+  };
+  const fmt = v => (v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential(4) : v.toFixed(6));
+  function el(tag, attrs, parent) {
+    const e = document.createElementNS(NS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function title(e, text) { el('title', {}, e).textContent = text; return e; }
+
+  // Replay once: who stands where after every jump, who jumps whom.
+  const pos = D.men.map(m => [m[0], m[1]]);
+  const alive = D.men.map(() => true);
+  const occ = new Map(D.men.map((m, i) => [key(m[0], m[1]), i]));
+  const jumper = [], victim = [];
+  const snapshot = () => pos.flatMap((p, i) => alive[i] ? [[i, p[0], p[1]]] : []);
+  const states = [snapshot()];
+  for (const j of D.jumps) {
+    const a = occ.get(key(j[0], j[1])), b = occ.get(key(j[2], j[3]));
+    occ.delete(key(j[0], j[1])); occ.delete(key(j[2], j[3])); occ.set(key(j[4], j[5]), a);
+    pos[a] = [j[4], j[5]]; alive[b] = false;
+    jumper.push(a); victim.push(b);
+    states.push(snapshot());
+  }
+  const firstJump = {};
+  D.jumps.forEach((j, i) => { if (!(j[6] in firstJump)) firstJump[j[6]] = i; });
+  // The step that ends each move, and the army (step 0).
+  const ends = [0];
+  for (let m = 1; m <= M; m++) ends.push(m < M ? firstJump[m + 1] : N);
+
+  // The board, drawn once.
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (const c of D.cells) {
+    minX = Math.min(minX, c[2]); maxX = Math.max(maxX, c[2]);
+    minY = Math.min(minY, c[3]); maxY = Math.max(maxY, c[3]);
+  }
+  svg.setAttribute('viewBox', [minX - 1.7, minY - 1.1, maxX - minX + 2.9, maxY - minY + 2.5].join(' '));
+  const defs = el('defs', {}, svg);
+  const marker = el('marker', {id: 'arrow', viewBox: '0 0 10 10', refX: 8, refY: 5,
+    markerWidth: 4, markerHeight: 4, orient: 'auto-start-reverse'}, defs);
+  el('path', {d: 'M0,0 L10,5 L0,10 z', fill: PATH}, marker);
+  const cellsG = el('g', {id: 'cells'}, svg);
+  const exps = el('g', {class: 'exps', 'font-size': 0.34, 'text-anchor': 'middle', fill: '#223'}, svg);
+  const hexR = 0.5 / (Math.sqrt(3) / 2);
+  for (const c of D.cells) {
+    const [x, y, px, py, e, fill] = c;
+    const common = {fill: fill, stroke: '#bbb', 'stroke-width': 0.03};
+    let s;
+    if (D.embedding === 'square') {
+      s = el('rect', Object.assign({x: px - 0.5, y: py - 0.5, width: 1, height: 1}, common), cellsG);
+    } else if (D.embedding === 'hexagonal') {
+      const pts = [];
+      for (let k = 0; k < 6; k++) {
+        const a = Math.PI / 3 * k + Math.PI / 6;
+        pts.push((px + hexR * Math.cos(a)).toFixed(3) + ',' + (py + hexR * Math.sin(a)).toFixed(3));
+      }
+      s = el('polygon', Object.assign({points: pts.join(' ')}, common), cellsG);
+    } else {
+      s = el('circle', Object.assign({cx: px, cy: py, r: 0.475}, common), cellsG);
+    }
+    title(s, '(' + x + ', ' + y + ')' + (B ? '' : '  exponent ' + (e === null ? '∞' : e)));
+    el('text', {x: px, y: py + 0.12}, exps).textContent = e === null ? '∞' : e;
+  }
+  if (!B) el('line', {x1: minX - 0.5, x2: maxX + 0.5, y1: D.edge_y, y2: D.edge_y, stroke: '#a33',
+    'stroke-width': 0.07, 'stroke-dasharray': '0.25 0.18'}, svg);
+  // Coordinates: each row's y left of its leftmost cell, x below the bottom row.
+  const labels = el('g', {'font-size': 0.36, fill: '#444', 'font-family': 'sans-serif'}, svg);
+  const rows = new Map();
+  for (const c of D.cells) {
+    const r = rows.get(c[1]);
+    if (!r || c[2] < r[2]) rows.set(c[1], c);
+  }
+  const rowKeys = [...rows.keys()].sort((a, b) => a - b);
+  rowKeys.forEach((y, i) => {
+    const c = rows.get(y);
+    if (i === 0) el('text', {x: c[2] - 0.62, y: c[3] - 0.55, 'text-anchor': 'end'}, labels).textContent = 'y';
+    el('text', {x: c[2] - 0.62, y: c[3] + 0.13, 'text-anchor': 'end'}, labels).textContent = y;
+  });
+  const bottom = D.cells.filter(c => c[1] === rowKeys[rowKeys.length - 1]).sort((a, b) => a[2] - b[2]);
+  let gap = Infinity;
+  for (let i = 1; i < bottom.length; i++) gap = Math.min(gap, bottom[i][2] - bottom[i - 1][2]);
+  if (bottom.length) {
+    el('text', {x: bottom[0][2] - 0.62, y: bottom[0][3] + 0.95, 'text-anchor': 'end'}, labels).textContent = 'x';
+  }
+  for (const c of bottom) {
+    if (gap >= 1.5 || c[0] % 2 === 0) {
+      el('text', {x: c[2], y: c[3] + 0.95, 'text-anchor': 'middle'}, labels).textContent = c[0];
+    }
+  }
+  const ring = (x, y, colour, r, dash, parent) => el('circle', {cx: P(x, y)[0], cy: P(x, y)[1], r: r,
+    fill: 'none', stroke: colour, 'stroke-width': 0.07, 'stroke-dasharray': dash || 'none'}, parent);
+  const goal = B ? B.finish : [0, 0];
+  ring(goal[0], goal[1], '#d00', 0.45, null, svg).setAttribute('stroke-width', 0.1);
+  if (B) title(ring(B.vacancy[0], B.vacancy[1], '#d00', 0.4, '0.1 0.07', svg), 'the vacancy');
+  if (N > 0 && !B) {
+    const last = D.jumps[N - 1];
+    title(ring(last[0], last[1], D.colours.target, 0.47, '0.12 0.08', svg), '2d: the last jump starts here');
+    title(ring(last[2], last[3], D.colours.over, 0.47, '0.12 0.08', svg), 'd: the last jump passes over this cell');
+  }
+  const layer = el('g', {id: 'play'}, svg);
+
+  // Controls.
+  const $ = id => document.getElementById(id);
+  const slider = $('slider');
+  slider.max = N;
+  let cur = 0, timer = null;
+  const speed = () => Number($('speed').value);
+  const regName = {target: 'target man\'s regiment', over: 'd man\'s regiment', spare: 'no regiment'};
+
+  function draw(k) {
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    const moving = k > 0 ? jumper[k - 1] : -1;
+    if (k > 0) {
+      const m = D.jumps[k - 1][6], s = firstJump[m];
+      const j0 = D.jumps[s];
+      title(ring(j0[0], j0[1], PATH, 0.4, '0.1 0.07', layer), 'start of move ' + m);
+      const [sx, sy] = P(j0[0], j0[1]);
+      el('text', {x: sx, y: sy - 0.52, 'font-size': 0.32, 'text-anchor': 'middle', fill: PATH,
+        'font-family': 'sans-serif'}, layer).textContent = 'start';
+      for (let i = s; i < k; i++) {
+        const j = D.jumps[i];
+        const victimMan = victim[i];
+        const [vx, vy] = P(j[2], j[3]);
+        const f = el('circle', {cx: vx, cy: vy, r: 0.32, fill: D.colours[D.men[victimMan][2]],
+          class: i === k - 1 ? 'fallen fading' : 'fallen'}, layer);
+        if (i === k - 1) f.style.animationDuration = Math.min(0.8, 1.2 / speed()) + 's';
+        title(f, 'removed by jump ' + (i + 1));
+      }
+      for (let i = s; i < k; i++) {
+        const j = D.jumps[i];
+        const [ax, ay] = P(j[0], j[1]), [bx, by] = P(j[4], j[5]);
+        const len = Math.hypot(bx - ax, by - ay), ux = (bx - ax) / len, uy = (by - ay) / len;
+        el('line', {x1: ax + ux * 0.1, y1: ay + uy * 0.1, x2: bx - ux * 0.36, y2: by - uy * 0.36,
+          stroke: PATH, 'stroke-width': 0.09, 'marker-end': 'url(#arrow)', class: 'path'}, layer);
+      }
+    }
+    for (const [id, x, y] of states[k]) {
+      const [px, py] = P(x, y);
+      const reg = D.men[id][2];
+      if (id === moving) {
+        el('circle', {cx: px, cy: py, r: 0.46, fill: HALO, stroke: '#a16207', 'stroke-width': 0.05,
+          class: 'halo'}, layer);
+      }
+      const c = el('circle', {cx: px, cy: py, r: 0.32, fill: D.colours[reg],
+        stroke: id === moving ? '#111' : 'none', 'stroke-width': 0.06,
+        class: id === moving ? 'man mover' : 'man', 'data-x': x, 'data-y': y, 'data-id': id}, layer);
+      title(c, '(' + x + ', ' + y + ')  ' + regName[reg] + (id === moving ? ', moving' : ''));
+    }
+  }
+
+  function status(k) {
+    const st = D.steps[k];
+    if (k === 0) {
+      $('s-move').textContent = (B ? 'The start: ' : 'The army: ') + D.men.length + ' men, ' + M + ' moves ahead.';
+      $('s-jump').textContent = 'Jump 0 of ' + N + '.';
+    } else {
+      const j = D.jumps[k - 1], m = j[6], s = firstJump[m], e = ends[m];
+      $('s-move').textContent = 'Move ' + m + ' of ' + M + ' (jumps ' + (s + 1) + '–' + e + ').';
+      $('s-jump').textContent = 'Jump ' + k + ' of ' + N + ': (' + j[0] + ', ' + j[1] + ') over (' +
+        j[2] + ', ' + j[3] + ') to (' + j[4] + ', ' + j[5] + ')' +
+        (e - s > 1 ? ', jump ' + (k - s) + ' of this move\'s ' + (e - s) : '') + '.';
+    }
+    $('s-men').textContent = 'Men left: ' + st.men + '.';
+    if (!B) {
+      $('s-weight').textContent = 'Weight ' + st.weight + ' ≈ ' + fmt(st.weight_value) + ';';
+      $('s-slack').textContent = 'slack = weight − 1 = ' + st.slack +
+        (st.slack_sigma && st.slack_sigma !== st.slack ? ' = ' + st.slack_sigma : '') +
+        ' ≈ ' + fmt(st.slack_value) + '.';
+    }
+    const m = k === 0 ? 0 : D.jumps[k - 1][6];
+    $('where').textContent = 'jump ' + k + ' / ' + N + ' · move ' + m + ' / ' + M;
+  }
+
+  function go(n) {
+    n = Math.max(0, Math.min(N, Math.round(Number(n) || 0)));
+    cur = n;
+    slider.value = n;
+    draw(n);
+    status(n);
+    return cur;
+  }
+  function pause() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    $('play').textContent = '▶ play';
+  }
+  function tick() {
+    if (cur >= N) { pause(); return; }
+    go(cur + 1);
+    timer = cur >= N ? (pause(), null) : setTimeout(tick, 1000 / speed());
+  }
+  function play() {
+    if (timer !== null) { pause(); return; }
+    if (cur >= N) go(0);
+    $('play').textContent = '‖ pause';
+    timer = setTimeout(tick, 1000 / speed());
+  }
+  const nextMove = () => go(ends.find(e => e > cur) ?? N);
+  const prevMove = () => go([...ends].reverse().find(e => e < cur) ?? 0);
+  $('first').onclick = () => { pause(); go(0); };
+  $('last').onclick = () => { pause(); go(N); };
+  $('prev').onclick = () => { pause(); go(cur - 1); };
+  $('next').onclick = () => { pause(); go(cur + 1); };
+  $('prevmove').onclick = () => { pause(); prevMove(); };
+  $('nextmove').onclick = () => { pause(); nextMove(); };
+  $('play').onclick = play;
+  slider.oninput = () => { pause(); go(slider.value); };
+  $('showexp').onchange = e => svg.classList.toggle('showexp', e.target.checked);
+  document.addEventListener('keydown', e => {
+    const t = e.target;
+    if (t === slider || (t && t.tagName === 'SELECT') || e.altKey || e.ctrlKey || e.metaKey) return;
+    const act = {
+      ArrowRight: () => { pause(); go(cur + 1); }, ArrowLeft: () => { pause(); go(cur - 1); },
+      ArrowDown: () => { pause(); nextMove(); }, ArrowUp: () => { pause(); prevMove(); },
+      ' ': play, Home: () => { pause(); go(0); }, End: () => { pause(); go(N); },
+    }[e.key];
+    if (act) { e.preventDefault(); act(); }
+  });
+
+  // Files and legend.
+  const nav = $('files');
+  for (const [label, f] of [['army CSV', D.files.army_csv], ['play CSV', D.files.play_csv],
+                            ['army SVG', D.files.army_svg], ['play SVG', D.files.play_svg]]) {
+    if (!f) continue;
+    const a = document.createElement('a');
+    a.href = f; a.textContent = label + ' (' + f + ')';
+    nav.appendChild(a);
+  }
+  const shades = new Map();
+  for (const c of D.cells) if (c[4] !== null) shades.set(c[4], c[5]);
+  const es = [...shades.keys()].sort((a, b) => a - b);
+  const count = r => D.men.filter(m => m[2] === r).length;
+  const lg = $('legend');
+  const para = html => { const p = document.createElement('p'); p.innerHTML = html; lg.appendChild(p); return p; };
+  const d = D.d;
+  if (B) {
+    $('showexp').parentNode.style.display = 'none';
+    para('<b>Board.</b> ' + D.cells.length + ' holes. The dashed red ring is the vacancy (' + B.vacancy.join(', ') +
+      '), the red ring the finish (' + B.finish.join(', ') + '): every jump removes one man, and the last man ' +
+      'ends on the finish.');
+    para('<b>Moves.</b> The moving man is ringed in yellow; the start of his move is marked and ' +
+      'his path drawn with arrowheads; the men he removes fade out. A move is a run of jumps by one man.');
+    para('<b>Keys.</b> ← → a jump, ↑ ↓ a move, space play/pause, Home/End the first/last position.');
+  }
+  if (!B) para('<b>Shading.</b> A cell of exponent <i>e</i> weighs σ<sup><i>e</i></sup>, σ = (√5 − 1)/2 ≈ 0.618; ' +
+    '<i>e</i> = ' + D.offset + ' + the distance from d = (' + d[0] + ', ' + d[1] + '), the cell the last jump passes ' +
+    'over (the improved pagoda function of the last jump). Darker is heavier. Tick “exponents” to see them.<br>' +
+    es.map(e => '<span class="sw" style="background:' + shades.get(e) + '"></span>' + e).join(' '));
+  const last = N > 0 ? D.jumps[N - 1] : null;
+  if (last && !B) {
+    para('<b>Regiments.</b> ' +
+      '<span class="dot" style="background:' + D.colours.target + '"></span>the target man\'s regiment, ' +
+      count('target') + ' men: the man who makes the last jump from 2d = (' + last[0] + ', ' + last[1] +
+      ') onto the target (ringed red), and the men spent bringing him to 2d. ' +
+      '<span class="dot" style="background:' + D.colours.over + '"></span>the d man\'s regiment, ' +
+      count('over') + ' men: the man the last jump removes from d = (' + last[2] + ', ' + last[3] +
+      '), and the men spent bringing him there. ' +
+      (count('spare') ? '<span class="dot" style="background:' + D.colours.spare + '"></span>no regiment, ' +
+        count('spare') + ' men. ' : '') +
+      'A man removed by a jump serves in the regiment of the man who jumped him; d and 2d are ringed ' +
+      'in the regiments\' colours.');
+  }
+  if (!B) para('<b>Moves.</b> The moving man is ringed in yellow; the start of his move is marked and ' +
+    'his path drawn with arrowheads; the men he removes fade out. A move is a run of jumps by one man.');
+  if (!B) para('<b>Weight and slack.</b> The weight of a position is the sum of its men\'s weights, exact in ' +
+    'a + bσ form. No jump gains weight. The position {d, 2d} before the last jump weighs σ + σ² = 1, so ' +
+    'the slack, weight − 1, is what the play may still lose: it stays ≥ 0 up to that position (0 there ' +
+    'when no other man is left). The last jump loses σ: the lone man on the target has exponent 2, ' +
+    'weight σ² ≈ 0.382, slack σ² − 1 ≈ −0.618.');
+  if (!B) para('<b>Keys.</b> ← → a jump, ↑ ↓ a move, space play/pause, Home/End the first/last position. ' +
+    'The red ring is the target (0, 0); the dashed red line, the edge between rows ' + (D.level - 1) +
+    ' and ' + D.level + '.');
+
+  window.viewer = {
+    get step() { return cur; },
+    total: N,
+    moves: M,
+    men: () => [...svg.querySelectorAll('.man')].map(e => [Number(e.dataset.x), Number(e.dataset.y)]),
+    go: go,
+    play: play,
+    pause: pause,
+  };
+  const h = /step=(\d+)/.exec(location.hash);
+  go(h ? h[1] : 0);
+})();
+"#;
+
+/// The play's jumps as the page's rows: from, over, to and the move each belongs to (a move
+/// is a run of jumps by one man).
+fn jump_rows(play: &[Step]) -> Vec<Value> {
+    let mut mv = 0;
+    play.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == 0 || play[i - 1].to != s.from {
+                mv += 1;
+            }
+            json!([s.from.0, s.from.1, s.over.0, s.over.1, s.to.0, s.to.1, mv])
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Conway's level 2 minimum (results/armies/conway-2-*.csv).
+    fn conway_2() -> (Vec<Cell>, Vec<Step>) {
+        let s = |from: Cell, over: Cell, to: Cell| Step { from, over, to };
+        (
+            vec![
+                Cell::xy(0, 2),
+                Cell::xy(1, 2),
+                Cell::xy(2, 2),
+                Cell::xy(0, 3),
+            ],
+            vec![
+                s(Cell::xy(0, 3), Cell::xy(0, 2), Cell::xy(0, 1)),
+                s(Cell::xy(2, 2), Cell::xy(1, 2), Cell::xy(0, 2)),
+                s(Cell::xy(0, 2), Cell::xy(0, 1), Cell::ORIGIN),
+            ],
+        )
+    }
+
+    #[test]
+    fn viewer_data_weighs_every_step_exactly() {
+        let (men, play) = conway_2();
+        let v = data(Army::conway(), 2, &men, &play, "conway 2");
+        let col = |k: &str| -> Vec<Value> {
+            v["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s[k].clone())
+                .collect()
+        };
+        // Under 1 + distance from d = (0,1) the army weighs 2σ² + σ³ = 1, and so does every
+        // position up to {d, 2d}; the lone man on the target weighs σ² = 1 − σ.
+        assert_eq!(
+            col("weight"),
+            [json!("1"), json!("1"), json!("1"), json!("1 - 1σ")]
+        );
+        assert_eq!(
+            col("slack"),
+            [json!("0"), json!("0"), json!("0"), json!("-1σ")]
+        );
+        assert_eq!(
+            col("slack_sigma")[..3],
+            [json!("0"), json!("0"), json!("0")]
+        );
+        assert!(col("slack_sigma")[3].is_null());
+        assert_eq!(col("men"), [json!(4), json!(3), json!(2), json!(1)]);
+        let w = v["steps"][3]["weight_value"].as_f64().unwrap();
+        assert!((w - 0.381966).abs() < 1e-6);
+        assert_eq!(v["d"], json!([0, 1]));
+        assert_eq!(v["moves"], json!(2));
+        assert_eq!(v["jumps"][2], json!([0, 2, 0, 1, 0, 0, 2]));
+        // The man from (0,3) ends on d, spending (0,2); the man from (2,2) ends on the
+        // target, spending (1,2).
+        let regs: Vec<&str> = v["men"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m[2].as_str().unwrap())
+            .collect();
+        assert_eq!(regs, ["over", "target", "target", "over"]);
+    }
+
+    #[test]
+    fn viewer_page_is_self_contained() {
+        let (men, play) = conway_2();
+        let page = html(Army::conway(), 2, &men, &play, "conway <2> & co");
+        assert!(!page.contains("http:") && !page.contains("https:"));
+        assert!(!page.contains("<script src") && !page.contains("<link"));
+        assert!(page.contains("<title>conway &lt;2&gt; &amp; co</title>"));
+        // The data sits whole in its script element, and parses back.
+        let start = page
+            .find(r#"<script type="application/json" id="data">"#)
+            .unwrap();
+        let body = &page[start..];
+        let json = &body[body.find('>').unwrap() + 1..body.find("</script>").unwrap()];
+        let v: Value = serde_json::from_str(json).unwrap();
+        assert_eq!(v["caption"], json!("conway <2> & co"));
+        assert_eq!(v["files"]["play_csv"], json!("conway-2-play.csv"));
+    }
+
+    #[test]
+    fn a_board_play_gets_a_page_with_its_holes_and_no_weights() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/triangle5.toml");
+        let board = crate::play::peg::PegBoard::read(&path).unwrap();
+        let v = board.cells[0];
+        let o = crate::play::peg::settle::settle(&board, v, v, &Default::default()).unwrap();
+        let crate::play::peg::settle::Verdict::Solvable { play } = o.verdict else {
+            panic!("the triangle's corner complement is solvable");
+        };
+        let d = board_data(&board, v, &play, "t");
+        assert_eq!(d["cells"].as_array().unwrap().len(), 15);
+        assert_eq!(d["men"].as_array().unwrap().len(), 14);
+        assert_eq!(d["jumps"].as_array().unwrap().len(), 13);
+        assert_eq!(d["board"]["finish"], json!([v.0, v.1]));
+        assert_eq!(d["steps"][13]["men"], json!(1));
+        let page = board_html(&board, v, &play, "t");
+        assert!(page.contains("t-play.csv") && !page.contains("https:"));
+    }
+}

@@ -1,0 +1,304 @@
+//! Counting every minimum army of an entry: the paper's closing question.
+//!
+//! Once K is proven minimal ([`crate::search::minimum`]), every army of K men has a pruned play
+//! ending with a last jump over some d, or over an image of d under a symmetry; the round-K
+//! program of each d of [`crate::problem::geometry::Lattice::last_jump_directions`] (on its proven
+//! board) admits the army or one of its images. So, per d, the program is solved again and
+//! again, each time with a no-good cut on every start set found so far *and all its
+//! images*, until it is
+//! infeasible. The cuts exclude only armies already counted, so an infeasible program
+//! means no army is missing for that d.
+//!
+//! Every start set found is decided, never assumed: it is playable when the backtracker
+//! orders the program's jumps into a play that the independent replay accepts. Otherwise
+//! the army is *undecided* (another jump multiset of the same men might play; enumerating
+//! them is not built), and the count is reported incomplete: "at least N".
+//!
+//! Two armies are the same when a symmetry of the problem (derived from its model file:
+//! the mirror for the five armies, eight maps for a square desert) maps one start set onto
+//! the other; the count is given both up to symmetry and in total.
+
+use crate::error::Error;
+use crate::ip::evidence;
+use crate::ip::model::Model;
+use crate::ip::solve::{self, IpStatus, Options};
+use crate::problem::Army;
+use crate::problem::geometry::{Cell, Lattice, Symmetry, apply};
+use crate::proof::format::{BoardBasis, Claim, Evidence, IpDef, Play, Proof, RoundProof};
+use crate::proof::verify::{self, Step};
+use crate::search::minimum::{self, Request, Status};
+use serde::Serialize;
+use std::time::Instant;
+
+/// Node budget of the backtracker for one army.
+const ORDER_BUDGET: u64 = 20_000_000;
+
+/// One minimum army, up to the problem's symmetries.
+#[derive(Clone, Debug, Serialize)]
+pub struct Counted {
+    /// The canonical start set (the smallest of its images under the symmetries, sorted).
+    pub cells: Vec<Cell>,
+    /// Whether every symmetry maps the army onto itself (for the five armies: whether it
+    /// is its own mirror image).
+    pub symmetric: bool,
+    /// How many distinct armies its images are.
+    pub images: usize,
+    /// A verified play, when the army is playable.
+    #[serde(skip)]
+    pub play: Vec<Step>,
+    pub playable: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CountOutcome {
+    pub army: Army,
+    pub level: i32,
+    pub min_size: Option<u64>,
+    /// Playable armies up to the mirror, and in total.
+    pub up_to_symmetry: usize,
+    pub total: usize,
+    /// Start sets the program admits that no order plays (none are decided so yet).
+    pub unplayable: usize,
+    /// Start sets found whose play could not be decided.
+    pub undecided: usize,
+    /// True only when every program ended infeasible and nothing is undecided.
+    pub complete: bool,
+    /// Why the count is incomplete, when it is.
+    pub reason: Option<String>,
+    pub seconds: f64,
+    pub armies: Vec<Counted>,
+    /// The count's proof for `solarmy check`, when the count is complete.
+    #[serde(skip)]
+    pub proof: Option<Proof>,
+}
+
+/// Counts the minimum armies of `army` at `level`.
+pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOutcome, Error> {
+    let t0 = Instant::now();
+    let remaining = || time_limit.map(|t| (t - t0.elapsed().as_secs_f64()).max(0.0));
+    let found = minimum::find_minimum(&Request {
+        time_limit,
+        direct_budget: Some(30.0),
+        ..Request::new(army, level)
+    })?;
+    let mut out = CountOutcome {
+        army,
+        level,
+        min_size: found.min_size,
+        up_to_symmetry: 0,
+        total: 0,
+        unplayable: 0,
+        undecided: 0,
+        complete: false,
+        reason: None,
+        seconds: 0.0,
+        armies: Vec::new(),
+        proof: None,
+    };
+    let k = match (found.status, found.min_size) {
+        (Status::Optimal, Some(k)) if found.board_proven => k,
+        (Status::Impossible, _) => {
+            out.complete = true;
+            out.reason = found.reason;
+            return Ok(out);
+        }
+        _ => {
+            out.reason = Some(format!("no proven minimum ({})", found.status.as_str()));
+            return Ok(out);
+        }
+    };
+    let lattice = army.lattice();
+    let mut complete = true;
+    // Per last jump: the final program's board basis, its definition with every cut, and
+    // HiGHS's seconds on it.
+    let mut finals: Vec<(Option<BoardBasis>, IpDef, f64)> = Vec::new();
+    for d in lattice.last_jump_directions() {
+        let Some(minimum::RoundProgram {
+            board,
+            mut spec,
+            proven,
+            max_exponent,
+            max_loss,
+            basis,
+        }) = minimum::round_program(army, level, d, k)
+        else {
+            continue;
+        };
+        if !proven {
+            complete = false;
+            out.reason = Some(format!("the board for last jump {d:?} is not proven"));
+        }
+        // Armies counted under another last jump are cut here too: they are decided.
+        for a in &out.armies {
+            add_cuts(&board, &mut spec, &lattice, &a.cells);
+        }
+        loop {
+            let opts = Options {
+                time_limit: remaining(),
+                ..Options::default()
+            };
+            let sol = solve::solve(Model::build(&board, &spec), &opts)?;
+            match sol.status {
+                IpStatus::Infeasible => {
+                    let mut def = evidence::direct_def(d, k, spec.min_men, max_exponent, max_loss);
+                    def.cuts = (spec.excluded.iter())
+                        .map(|set| set.iter().map(|&m| board.cells[m]).collect())
+                        .collect();
+                    finals.push((basis.clone(), def, sol.seconds));
+                    break;
+                }
+                IpStatus::TimeLimit | IpStatus::Interrupted => {
+                    complete = false;
+                    out.reason = Some("stopped by the time limit or Ctrl-C".into());
+                    break;
+                }
+                IpStatus::Optimal => {}
+            }
+            let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
+            let play = playable(&board, &sol, d, army, level);
+            let (sym, canonical) = canonical(&lattice, &cells);
+            let images = images(&lattice, &cells);
+            // The play of the canonical army: the found play under the symmetry taking the
+            // army to its canonical image.
+            let play = play.map(|p| {
+                p.into_iter()
+                    .map(|s| Step {
+                        from: apply(&sym, s.from),
+                        over: apply(&sym, s.over),
+                        to: apply(&sym, s.to),
+                    })
+                    .collect::<Vec<Step>>()
+            });
+            out.undecided += play.is_none() as usize;
+            out.armies.push(Counted {
+                symmetric: images.len() == 1,
+                images: images.len(),
+                playable: play.is_some(),
+                play: play.unwrap_or_default(),
+                cells: canonical.clone(),
+            });
+            add_cuts(&board, &mut spec, &lattice, &canonical);
+        }
+    }
+    out.armies.sort_by(|a, b| a.cells.cmp(&b.cells));
+    out.armies.dedup_by(|a, b| a.cells == b.cells);
+    let playable = out.armies.iter().filter(|a| a.playable);
+    out.up_to_symmetry = playable.clone().count();
+    out.total = playable.map(|a| a.images).sum();
+    if out.undecided > 0 {
+        out.reason = Some(format!("{} start sets could not be decided", out.undecided));
+    }
+    out.complete = complete && out.undecided == 0;
+    if out.complete {
+        out.proof = count_proof(&found, &out, k, &finals)?;
+    }
+    out.seconds = t0.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// The count's proof: the minimum's proof with a Count claim, the armies and their plays,
+/// and per last jump the round of K men whose program, with every cut, is infeasible. None
+/// when a board of round K has no proven basis.
+fn count_proof(
+    found: &minimum::Outcome,
+    out: &CountOutcome,
+    k: u64,
+    finals: &[(Option<BoardBasis>, IpDef, f64)],
+) -> Result<Option<Proof>, Error> {
+    let Some(mut proof) = found.proof() else {
+        return Ok(None);
+    };
+    proof.claim = Claim::Count {
+        men: k,
+        armies: out
+            .armies
+            .iter()
+            .map(|a| Play {
+                army: a.cells.clone(),
+                jumps: a.play.iter().map(|s| (s.from, s.over, s.to)).collect(),
+            })
+            .collect(),
+        up_to_symmetry: out.up_to_symmetry,
+        total: out.total,
+    };
+    for (basis, def, seconds) in finals {
+        let Some(board) = basis else {
+            return Ok(None);
+        };
+        let (men, last_jump) = (def.max_men, def.last_jump);
+        let ip = evidence::infeasible(out.army, out.level, def.clone(), None, *seconds)?;
+        proof.rounds.push(RoundProof {
+            men,
+            last_jump,
+            evidence: Evidence::Direct {
+                board: board.clone(),
+                ip,
+            },
+        });
+    }
+    Ok(Some(proof))
+}
+
+fn canonical_only(cells: &[Cell]) -> Vec<Cell> {
+    let mut v = cells.to_vec();
+    v.sort();
+    v
+}
+
+/// The distinct images of a start set under the symmetries, each sorted.
+fn images(lattice: &Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
+    let mut out: Vec<Vec<Cell>> = lattice
+        .symmetries
+        .iter()
+        .map(|s| canonical_only(&cells.iter().map(|&c| apply(s, c)).collect::<Vec<_>>()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The smallest image of a start set, sorted, with the symmetry that gives it.
+fn canonical(lattice: &Lattice, cells: &[Cell]) -> (Symmetry, Vec<Cell>) {
+    lattice
+        .symmetries
+        .iter()
+        .map(|s| {
+            (
+                *s,
+                canonical_only(&cells.iter().map(|&c| apply(s, c)).collect::<Vec<_>>()),
+            )
+        })
+        .min_by(|a, b| a.1.cmp(&b.1))
+        .unwrap_or((crate::problem::geometry::IDENTITY, canonical_only(cells)))
+}
+
+/// No-good cuts on a start set and all its images, wherever they lie on the board.
+fn add_cuts(
+    board: &crate::reduce::board::Board,
+    spec: &mut crate::ip::model::Spec,
+    lattice: &Lattice,
+    cells: &[Cell],
+) {
+    for image in images(lattice, cells) {
+        let set: Option<Vec<usize>> = image.iter().map(|c| board.index.get(c).copied()).collect();
+        if let Some(set) = set.filter(|s| s.iter().all(|&m| board.start[m]))
+            && !spec.excluded.contains(&set)
+        {
+            spec.excluded.push(set);
+        }
+    }
+}
+
+/// A verified play of the program's solution, if the backtracker orders it.
+fn playable(
+    board: &crate::reduce::board::Board,
+    sol: &solve::IpSolution,
+    d: Cell,
+    army: Army,
+    level: i32,
+) -> Option<Vec<Step>> {
+    let (cells, play) = crate::search::outcome::order_play(board, sol, d, ORDER_BUDGET)?;
+    verify::replay(&army.lattice(), level, &cells, &play)
+        .ok()
+        .map(|_| play)
+}
