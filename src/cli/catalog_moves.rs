@@ -42,20 +42,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
             failed = Some(err);
         }
         if a.verbose {
-            let line = format!(
-                "{} ({},{}) -> ({},{}): {} ({:.1} s)",
-                board.name,
-                e.vacancy.0,
-                e.vacancy.1,
-                e.finish.0,
-                e.finish.1,
-                match (e.done, e.solved.min_moves) {
-                    (false, _) => "not searched (time limit)".to_string(),
-                    (true, None) => "not solvable".to_string(),
-                    (true, Some(m)) => format!("{m} moves"),
-                },
-                e.solved.seconds
-            );
+            let line = entry_line(board, e);
             match &bar {
                 Some(pb) => pb.println(line),
                 None => eprintln!("{line}"),
@@ -70,10 +57,48 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         return Err(e);
     }
     let seconds = t0.elapsed().as_secs_f64();
+    crate::files::write_atomic(
+        &a.out.join(format!("{}-moves.csv", board.name)),
+        moves_csv(&entries).as_bytes(),
+    )?;
+    let lengths: Vec<u32> = entries.iter().filter_map(|e| e.solved.min_moves).collect();
+    let left = entries.iter().filter(|e| !e.done).count();
+    emitln(&format!(
+        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {left} not searched, past the time limit): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
+        board.name,
+        lengths.len(),
+        entries.len(),
+        lengths.iter().min().map_or("-".into(), |m| m.to_string()),
+        lengths.iter().max().map_or("-".into(), |m| m.to_string()),
+        seconds
+    ))?;
+    Ok(())
+}
+
+/// One line per problem for `--verbose`.
+fn entry_line(board: &PegBoard, e: &fewest::Entry) -> String {
+    format!(
+        "{} ({},{}) -> ({},{}): {} ({:.1} s)",
+        board.name,
+        e.vacancy.0,
+        e.vacancy.1,
+        e.finish.0,
+        e.finish.1,
+        match (e.done, e.solved.min_moves) {
+            (false, _) => "not searched (time limit)".to_string(),
+            (true, None) => "not solvable".to_string(),
+            (true, Some(m)) => format!("{m} moves"),
+        },
+        e.solved.seconds
+    )
+}
+
+/// DIR/<board>-moves.csv: one row per problem up to symmetry.
+fn moves_csv(entries: &[fewest::Entry]) -> String {
     let mut csv = String::from(
         "vacancy_x,vacancy_y,finish_x,finish_y,orbit,status,min_moves,on_plays,levels_built,seconds\n",
     );
-    for e in &entries {
+    for e in entries {
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{},{},{},{},{:.3}",
@@ -93,22 +118,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
             e.solved.seconds
         );
     }
-    crate::files::write_atomic(
-        &a.out.join(format!("{}-moves.csv", board.name)),
-        csv.as_bytes(),
-    )?;
-    let lengths: Vec<u32> = entries.iter().filter_map(|e| e.solved.min_moves).collect();
-    let left = entries.iter().filter(|e| !e.done).count();
-    emitln(&format!(
-        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {left} not searched, past the time limit): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
-        board.name,
-        lengths.len(),
-        entries.len(),
-        lengths.iter().min().map_or("-".into(), |m| m.to_string()),
-        lengths.iter().max().map_or("-".into(), |m| m.to_string()),
-        seconds
-    ))?;
-    Ok(())
+    csv
 }
 
 /// Checks an entry against the catalogue's verdict (solvable exactly when a play exists),

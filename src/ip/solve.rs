@@ -121,7 +121,6 @@ pub fn write_model(model: Model, path: &Path) -> Result<(), Error> {
 /// Solves the model with HiGHS.
 pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, Error> {
     let t0 = Instant::now();
-    let n_start = model.start_cells.len();
     let start_cells = model.start_cells.clone();
     let mut inner = model
         .problem
@@ -164,28 +163,52 @@ pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, Error> {
             return Err(Error::Solver(format!("HiGHS ended with status {other:?}")));
         }
     };
+    let (objective, start, jumps) = point(&solved, status, &start_cells);
+    let bound = proven_bound(&solved, status, objective);
+    Ok(IpSolution {
+        status,
+        objective,
+        bound,
+        start,
+        jumps,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// The men and jump counts of HiGHS's point (rounded; the replay checks them), when it has one
+/// and the program is not infeasible.
+fn point(
+    solved: &highs::SolvedModel,
+    status: IpStatus,
+    start_cells: &[usize],
+) -> (Option<u64>, Vec<usize>, Vec<(usize, u32)>) {
     let has_solution = solved
         .int_info_value(c"primal_solution_status")
         .map(|s| s == 2)
         .unwrap_or(false);
-    let (objective, start, jumps) = if has_solution && status != IpStatus::Infeasible {
-        let sol = solved.get_solution();
-        let cols = sol.columns();
-        let start: Vec<usize> = (0..n_start)
-            .filter(|&i| cols[i] > 0.5)
-            .map(|i| start_cells[i])
-            .collect();
-        let jumps: Vec<(usize, u32)> = cols[n_start..]
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| **v > 0.5)
-            .map(|(j, v)| (j, v.round() as u32))
-            .collect();
-        (Some(start.len() as u64), start, jumps)
-    } else {
-        (None, Vec::new(), Vec::new())
-    };
-    let bound = match status {
+    if !has_solution || status == IpStatus::Infeasible {
+        return (None, Vec::new(), Vec::new());
+    }
+    let n_start = start_cells.len();
+    let sol = solved.get_solution();
+    let cols = sol.columns();
+    let start: Vec<usize> = (0..n_start)
+        .filter(|&i| cols[i] > 0.5)
+        .map(|i| start_cells[i])
+        .collect();
+    let jumps: Vec<(usize, u32)> = cols[n_start..]
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v > 0.5)
+        .map(|(j, v)| (j, v.round() as u32))
+        .collect();
+    (Some(start.len() as u64), start, jumps)
+}
+
+/// The lower bound on the men the run proved: everything when infeasible, the optimum when
+/// optimal, else HiGHS's dual bound rounded up.
+fn proven_bound(solved: &highs::SolvedModel, status: IpStatus, objective: Option<u64>) -> u64 {
+    match status {
         IpStatus::Infeasible => u64::MAX,
         IpStatus::Optimal => objective.unwrap_or(u64::MAX),
         _ => {
@@ -197,13 +220,5 @@ pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, Error> {
                 0
             }
         }
-    };
-    Ok(IpSolution {
-        status,
-        objective,
-        bound,
-        start,
-        jumps,
-        seconds: t0.elapsed().as_secs_f64(),
-    })
+    }
 }

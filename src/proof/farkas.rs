@@ -257,34 +257,14 @@ fn walk(
             value,
             below,
             above,
-        } => {
-            let (col, value) = (*col, *value);
-            let Some(&saved) = cols.get(col) else {
-                return Err(format!(
-                    "split {}: column {col}, but the system has {} columns",
-                    describe(path),
-                    cols.len()
-                ));
-            };
-            let Some(next) = value.checked_add(1) else {
-                return Err(format!(
-                    "split {}: value {value} has no successor",
-                    describe(path)
-                ));
-            };
-            cols[col].1 = Some(saved.1.map_or(value, |u| u.min(value)));
-            path.push(format!("below x{col}<={value}"));
-            let r = walk(sys, grown, below, cols, path, left);
-            path.pop();
-            cols[col] = saved;
-            r?;
-            cols[col].0 = saved.0.max(next);
-            path.push(format!("above x{col}>={next}"));
-            let r = walk(sys, grown, above, cols, path, left);
-            path.pop();
-            cols[col] = saved;
-            r
-        }
+        } => split_col(
+            sys,
+            grown,
+            (*col, *value),
+            (below, above),
+            cols,
+            (path, left),
+        ),
         Tree::SplitRow {
             coefs,
             value,
@@ -299,6 +279,43 @@ fn walk(
             (path, left),
         ),
     }
+}
+
+/// A split on column `col`: `below` with x_col <= value, `above` with x_col >= value + 1,
+/// each checked on its half of the box, which is restored after.
+fn split_col(
+    sys: &LinearSystem,
+    grown: &mut Option<LinearSystem>,
+    (col, value): (usize, i64),
+    (below, above): (&Tree, &Tree),
+    cols: &mut [(i64, Option<i64>)],
+    (path, left): (&mut Vec<String>, &mut Option<Vec<LinearSystem>>),
+) -> Result<(), String> {
+    let Some(&saved) = cols.get(col) else {
+        return Err(format!(
+            "split {}: column {col}, but the system has {} columns",
+            describe(path),
+            cols.len()
+        ));
+    };
+    let Some(next) = value.checked_add(1) else {
+        return Err(format!(
+            "split {}: value {value} has no successor",
+            describe(path)
+        ));
+    };
+    cols[col].1 = Some(saved.1.map_or(value, |u| u.min(value)));
+    path.push(format!("below x{col}<={value}"));
+    let r = walk(sys, grown, below, cols, path, left);
+    path.pop();
+    cols[col] = saved;
+    r?;
+    cols[col].0 = saved.0.max(next);
+    path.push(format!("above x{col}>={next}"));
+    let r = walk(sys, grown, above, cols, path, left);
+    path.pop();
+    cols[col] = saved;
+    r
 }
 
 /// A split on the row a·x (`coefs`): `below` with a·x <= value appended, `above` with

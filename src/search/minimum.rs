@@ -17,6 +17,7 @@
 //! after a cut is *unresolved*, never infeasible: the answer is then `open`, with the lower
 //! bound below that round.
 
+use super::sweep::{self, Sweep};
 use crate::error::Error;
 use crate::ip::model::{Model, Spec};
 use crate::ip::second::{self, Verdict};
@@ -448,13 +449,7 @@ impl Search<'_> {
         let d = self.dirs[i].d;
         let budget = self.req.direct_budget.is_some();
         let before = self.split.iter().any(|s| s.0 + 1 == k && s.1 == d);
-        let log = crate::search::sweep::Sweep::log_path(
-            self.req.army,
-            self.req.level,
-            k,
-            &[d],
-            &self.case_dir,
-        );
+        let log = Sweep::log_path(self.req.army, self.req.level, k, &[d], &self.case_dir);
         budget && (before || log.exists() || self.predicted_slow(d, k))
     }
 
@@ -608,28 +603,7 @@ impl Search<'_> {
     /// Round k for the i-th last jump, split into cases.
     fn split(&mut self, i: usize, k: u64) -> Result<Settled, Error> {
         let d = self.dirs[i].d;
-        let mut sweep =
-            crate::search::sweep::Sweep::with_directions(self.req.army, self.req.level, k, &[d], 0);
-        sweep.second_opinion = self.req.second_opinion;
-        sweep.jobs = self.req.jobs;
-        sweep.verbose = self.req.verbose;
-        sweep.split_after = self.req.split_after;
-        if let Some(pb) = &self.progress {
-            pb.set_message(format!(
-                "{} level {}: {k} men, direct IP too slow, splitting into cases",
-                self.req.army, self.req.level
-            ));
-        }
-        // The sweep draws its own bar: the spinner steps aside meanwhile, so that the two
-        // never overwrite each other on screen.
-        if let Some(pb) = &self.progress {
-            pb.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-        }
-        let report = sweep.solve(&self.case_dir, self.remaining(), self.req.progress);
-        if let Some(pb) = &self.progress {
-            pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        let report = report?;
+        let (sweep, report) = self.sweep_cases(d, k)?;
         self.split.push((k, d, self.case_dir.clone()));
         self.out.case_logs.push(report.log.display().to_string());
         let proven = report.enumeration_complete && report.results.iter().all(|r| r.board_proven);
@@ -654,20 +628,7 @@ impl Search<'_> {
             cbc: None,
         });
         if let Some(found) = report.found {
-            self.out = Outcome {
-                rounds: std::mem::take(&mut self.out.rounds),
-                case_logs: std::mem::take(&mut self.out.case_logs),
-                proof_rounds: std::mem::take(&mut self.out.proof_rounds),
-                unresolved: std::mem::take(&mut self.out.unresolved),
-                proof_complete: self.out.proof_complete,
-                board_proven: self.out.board_proven,
-                pagoda_bound: self.out.pagoda_bound,
-                unorderable: self.out.unorderable,
-                ips: self.out.ips,
-                cells,
-                jumps,
-                ..found
-            };
+            self.take_army(found, (cells, jumps));
             self.conclude(k)?;
             return Ok(Settled::Found);
         }
@@ -699,6 +660,48 @@ impl Search<'_> {
             _ => self.out.proof_complete = false,
         }
         Ok(Settled::Infeasible { proven })
+    }
+
+    /// The case sweep of round k for the last jump d, run with the request's settings; the
+    /// spinner steps aside while the sweep draws its own bar, so the two never overwrite
+    /// each other on screen.
+    fn sweep_cases(&mut self, d: Cell, k: u64) -> Result<(Sweep, sweep::Report), Error> {
+        let mut sweep = Sweep::with_directions(self.req.army, self.req.level, k, &[d], 0);
+        sweep.second_opinion = self.req.second_opinion;
+        sweep.jobs = self.req.jobs;
+        sweep.verbose = self.req.verbose;
+        sweep.split_after = self.req.split_after;
+        if let Some(pb) = &self.progress {
+            pb.set_message(format!(
+                "{} level {}: {k} men, direct IP too slow, splitting into cases",
+                self.req.army, self.req.level
+            ));
+            pb.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
+        let report = sweep.solve(&self.case_dir, self.remaining(), self.req.progress);
+        if let Some(pb) = &self.progress {
+            pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        Ok((sweep, report?))
+    }
+
+    /// The army a case sweep found becomes the outcome, keeping what the search has
+    /// gathered so far (its rounds, logs, proof rounds and counts).
+    fn take_army(&mut self, found: Outcome, (cells, jumps): (usize, usize)) {
+        self.out = Outcome {
+            rounds: std::mem::take(&mut self.out.rounds),
+            case_logs: std::mem::take(&mut self.out.case_logs),
+            proof_rounds: std::mem::take(&mut self.out.proof_rounds),
+            unresolved: std::mem::take(&mut self.out.unresolved),
+            proof_complete: self.out.proof_complete,
+            board_proven: self.out.board_proven,
+            pagoda_bound: self.out.pagoda_bound,
+            unorderable: self.out.unorderable,
+            ips: self.out.ips,
+            cells,
+            jumps,
+            ..found
+        };
     }
 
     /// A time limit or Ctrl-C in round k: report what was found and the bound so far. The
@@ -759,13 +762,8 @@ impl Search<'_> {
             let (mut limit, _) = round_limit(dir, k);
             if let Some((_, _, log_dir)) = self.split.iter().find(|s| s.0 == k && s.1 == dir.d) {
                 // That round was split into cases: widen the case split instead.
-                let mut sweep = crate::search::sweep::Sweep::with_directions(
-                    req.army,
-                    req.level,
-                    k,
-                    &[dir.d],
-                    req.stability_margin,
-                );
+                let mut sweep =
+                    Sweep::with_directions(req.army, req.level, k, &[dir.d], req.stability_margin);
                 sweep.second_opinion = req.second_opinion;
                 sweep.jobs = req.jobs;
                 let report = sweep.solve(log_dir, self.remaining(), req.progress)?;

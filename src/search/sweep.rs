@@ -446,25 +446,7 @@ impl Sweep {
         progress: bool,
     ) -> Result<Report, Error> {
         let log = dir.join(self.log_name(self.extra));
-        let mut done: HashMap<(Cell, String), CaseResult> = HashMap::new();
-        if self.extra > 0 {
-            // A case whose board was proven is the same program however wide the caps:
-            // take its result from the narrower sweep.
-            for r in self.resume(&dir.join(self.log_name(0)), 0) {
-                if r.board_proven {
-                    done.insert((r.last_jump, r.case.clone()), r);
-                }
-            }
-        }
-        for r in self.resume(&log, self.extra) {
-            done.insert((r.last_jump, r.case.clone()), r);
-        }
-        // Programs the jobs solved count as solved by this run: the one that completes it.
-        let mut seeded = 0;
-        for r in self.seed.iter().filter(|r| self.still_holds(r)) {
-            seeded += 1;
-            done.insert((r.last_jump, r.case.clone()), r.clone());
-        }
+        let (mut done, seeded) = self.settled_before(dir, &log);
         let total: usize = self.families.iter().map(|f| f.cases.len()).sum();
         let bar = progress.then(|| {
             let b = ProgressBar::new(total as u64);
@@ -522,6 +504,34 @@ impl Sweep {
         Ok(report)
     }
 
+    /// The cases settled before this run, by key: from the narrower sweep's log (where the
+    /// board was proven, the program is the same however wide the caps), this sweep's log,
+    /// and the jobs' results (seeded, which count as solved by this run: the one that
+    /// completes it); and how many were seeded.
+    fn settled_before(
+        &self,
+        dir: &Path,
+        log: &Path,
+    ) -> (HashMap<(Cell, String), CaseResult>, usize) {
+        let mut done: HashMap<(Cell, String), CaseResult> = HashMap::new();
+        if self.extra > 0 {
+            for r in self.resume(&dir.join(self.log_name(0)), 0) {
+                if r.board_proven {
+                    done.insert((r.last_jump, r.case.clone()), r);
+                }
+            }
+        }
+        for r in self.resume(log, self.extra) {
+            done.insert((r.last_jump, r.case.clone()), r);
+        }
+        let mut seeded = 0;
+        for r in self.seed.iter().filter(|r| self.still_holds(r)) {
+            seeded += 1;
+            done.insert((r.last_jump, r.case.clone()), r.clone());
+        }
+        (done, seeded)
+    }
+
     /// The cases of one last jump, in `order`: resumed, ruled out, or solved by the workers.
     #[allow(clippy::too_many_arguments)]
     fn family(
@@ -534,6 +544,30 @@ impl Sweep {
         report: &mut Report,
         writer: &mut LogWriter,
     ) -> Result<Vec<CaseResult>, Error> {
+        let (mut slots, todo) = self.resumed(f, order, done, bar, report);
+        self.run_workers(f, order, &todo, deadline, bar, report, writer, &mut slots)?;
+        // Past the deadline the round is open anyway (cases were left): no certificates.
+        if report.found.is_none() && deadline.is_none_or(|d| Instant::now() < d) {
+            self.certify(&mut slots, writer)?;
+        }
+        let found = report.found.is_some();
+        Ok(slots
+            .into_iter()
+            .zip(order)
+            .map(|(r, c)| r.unwrap_or_else(|| self.not_attempted(f, c, found)))
+            .collect())
+    }
+
+    /// The slots of `order` that a resumed log or a reduction already settles, and the
+    /// indices left for the workers (none unless open cases are to be solved).
+    fn resumed(
+        &self,
+        f: &Family,
+        order: &[&Case],
+        done: &mut HashMap<(Cell, String), CaseResult>,
+        bar: Option<&ProgressBar>,
+        report: &mut Report,
+    ) -> (Vec<Option<CaseResult>>, Vec<usize>) {
         let mut slots: Vec<Option<CaseResult>> = vec![None; order.len()];
         let mut todo = Vec::new();
         for (i, c) in order.iter().enumerate() {
@@ -551,8 +585,26 @@ impl Sweep {
         if !self.solve_open {
             todo.clear();
         }
+        (slots, todo)
+    }
+
+    /// Solves the cases `todo` on `self.jobs` workers, filling their slots as results come
+    /// (one writer appends each to the log). An army, a failure, Ctrl-C or the deadline
+    /// stops new work; cases already running finish.
+    #[allow(clippy::too_many_arguments)]
+    fn run_workers(
+        &self,
+        f: &Family,
+        order: &[&Case],
+        todo: &[usize],
+        deadline: Option<Instant>,
+        bar: Option<&ProgressBar>,
+        report: &mut Report,
+        writer: &mut LogWriter,
+        slots: &mut [Option<CaseResult>],
+    ) -> Result<(), Error> {
         let stop = AtomicBool::new(report.found.is_some());
-        let queue = Queue::new(&todo);
+        let queue = Queue::new(todo);
         let (tx, rx) = mpsc::channel();
         let mut failure = None;
         std::thread::scope(|scope| {
@@ -580,49 +632,49 @@ impl Sweep {
             drop(tx);
             for (i, result) in rx {
                 bar.inspect(|b| b.inc(1));
-                match result {
-                    Err(e) => {
-                        stop.store(true, Ordering::Relaxed);
-                        failure.get_or_insert(e);
-                    }
-                    Ok((r, found)) => {
-                        report.solved += 1;
-                        if self.verbose {
-                            let line = format!(
-                                "case {:?} {}: {}, {} cells, {} jumps, {:.2} s",
-                                r.last_jump, r.case, r.status, r.cells, r.jumps, r.seconds
-                            );
-                            match bar {
-                                Some(b) => b.println(line),
-                                None => eprintln!("{line}"),
-                            }
-                        }
-                        if found.is_some() && report.found.is_none() {
-                            report.found = found;
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        if let Err(e) = writer.append(&r) {
-                            stop.store(true, Ordering::Relaxed);
-                            failure.get_or_insert(e);
-                        }
-                        slots[i] = Some(r);
-                    }
+                let taken = result.and_then(|(r, found)| {
+                    let r = self.take_result(r, found, bar, report, writer)?;
+                    slots[i] = Some(r);
+                    Ok(())
+                });
+                if let Err(e) = taken {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                }
+                if report.found.is_some() {
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
         });
-        if let Some(e) = failure {
-            return Err(e);
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// One solved case received: counted, said (with `--verbose`), its army kept if it is
+    /// the first, and appended to the log. The result, for its slot.
+    fn take_result(
+        &self,
+        r: CaseResult,
+        found: Option<Outcome>,
+        bar: Option<&ProgressBar>,
+        report: &mut Report,
+        writer: &mut LogWriter,
+    ) -> Result<CaseResult, Error> {
+        report.solved += 1;
+        if self.verbose {
+            let line = format!(
+                "case {:?} {}: {}, {} cells, {} jumps, {:.2} s",
+                r.last_jump, r.case, r.status, r.cells, r.jumps, r.seconds
+            );
+            match bar {
+                Some(b) => b.println(line),
+                None => eprintln!("{line}"),
+            }
         }
-        // Past the deadline the round is open anyway (cases were left): no certificates.
-        if report.found.is_none() && deadline.is_none_or(|d| Instant::now() < d) {
-            self.certify(&mut slots, writer)?;
+        if found.is_some() && report.found.is_none() {
+            report.found = found;
         }
-        let found = report.found.is_some();
-        Ok(slots
-            .into_iter()
-            .zip(order)
-            .map(|(r, c)| r.unwrap_or_else(|| self.not_attempted(f, c, found)))
-            .collect())
+        writer.append(&r)?;
+        Ok(r)
     }
 
     /// One worker's task: a case solved (or split, its boxes queued), or a box settled;
@@ -752,6 +804,20 @@ impl Sweep {
         }
     }
 
+    /// The board of one case: step 2 of the board argument with this case's E and S; where
+    /// the slack pays for any distance, the pagoda window, not proven.
+    fn case_board(&self, f: &Family, c: &Case) -> (Board, Limit) {
+        let pagoda = f.pagoda.as_ref().unwrap();
+        let reached = crate::reduce::board::reach_profile(&c.profile, c.slack);
+        let limit = Limit {
+            men: self.men,
+            max_exponent: reached.min(pagoda.trusted_exponent()),
+            max_loss: c.slack,
+            proven: reached <= pagoda.trusted_exponent(),
+        };
+        (Board::new(pagoda, self.level, &limit), limit)
+    }
+
     /// Solves one case's program: its log line, and the army when the case has one; or,
     /// when `split` allows and HiGHS has not settled it within [`split::SPLIT_AFTER`]
     /// seconds, the case cut into boxes for the workers ([`split`]). A case whose LP
@@ -766,18 +832,8 @@ impl Sweep {
     ) -> Result<Attempt, Error> {
         let t0 = Instant::now();
         let mut r = blank(f.last_jump, c);
-        let pagoda = f.pagoda.as_ref().unwrap();
-        // Step 2 of the board argument with this case's E and S; where the slack pays for
-        // any distance, the pagoda window, not proven.
-        let reached = crate::reduce::board::reach_profile(&c.profile, c.slack);
-        let limit = Limit {
-            men: self.men,
-            max_exponent: reached.min(pagoda.trusted_exponent()),
-            max_loss: c.slack,
-            proven: reached <= pagoda.trusted_exponent(),
-        };
+        let (board, limit) = self.case_board(f, c);
         r.board_proven = limit.proven;
-        let board = Board::new(pagoda, self.level, &limit);
         let (spec, def) = self.case_program(&board, f.last_jump, c, &limit);
         r.cells = board.cells.len();
         r.jumps = board.jumps.len();
