@@ -482,3 +482,17 @@ pub fn is_board(p: &ProblemArg) -> bool {
         .and_then(|m| Problem::read(m).ok())
         .is_some_and(|p| p.spec.start == Start::Board)
 }
+
+/// A spinner on stderr when it is a terminal (the levels' progress).
+pub fn spinner() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .expect("a valid template"),
+        );
+        pb.enable_steady_tick(std::time::Duration::from_millis(200));
+        pb
+    })
+}

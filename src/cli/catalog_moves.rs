@@ -19,7 +19,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     let _ = ctrlc::set_handler(|| {
         crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
     });
-    let bar = crate::cli::moves_levels::spinner();
+    let bar = crate::cli::args::spinner();
     let lim = fewest::Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: bar.as_ref().map(|pb| {

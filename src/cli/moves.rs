@@ -8,13 +8,12 @@ use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice};
 use crate::proof::verify::{self, Step};
 use crate::report::export;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use super::moves_args::MovesArgs;
-use super::moves_args::{answer_json, print_answer};
+use super::moves_args::{answer_json, exit_code, print_answer, replayed_as_reported};
 
 /// The sibling play file of `.../<stem>-army.csv`, if the name fits.
 fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
@@ -61,7 +60,9 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     if let Some(pb) = bar {
         pb.finish_and_clear();
     }
-    replay_answer(&ans, &lattice, level, &men)?;
+    replayed_as_reported(&ans, &|p| {
+        verify::replay(&lattice, level, &men, p).map_err(|e| e.to_string())
+    })?;
     let csv = match (&a.out, &ans.play) {
         (Some(dir), Some(play)) => Some(write_play(dir, (army, level), &men, play, &ans)?),
         _ => None,
@@ -78,10 +79,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     } else {
         print_answer(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
     }
-    Ok(match ans.status {
-        Status::Optimal | Status::Impossible => 0,
-        Status::TimeLimit | Status::Interrupted => 3,
-    })
+    Ok(exit_code(ans.status))
 }
 
 /// The seed play: an explicit `--seed` must replay; a sibling play of the army file that does
@@ -121,12 +119,7 @@ fn seed_play(
 
 /// A spinner on a terminal, and the search's progress callback that feeds it.
 fn spinner() -> (Option<ProgressBar>, Option<moves::Progress>) {
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let pb = ProgressBar::new_spinner();
-        pb.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
-        pb.enable_steady_tick(std::time::Duration::from_millis(200));
-        pb
-    });
+    let bar = crate::cli::args::spinner();
     let progress: Option<moves::Progress> = bar.clone().map(|pb| {
         let t0 = Instant::now();
         Box::new(move |depth: u32, here: u64, total: u64| {
@@ -137,20 +130,6 @@ fn spinner() -> (Option<ProgressBar>, Option<moves::Progress>) {
         }) as moves::Progress
     });
     (bar, progress)
-}
-
-/// The play reported is replayed once more by the independent checker, its moves counted.
-fn replay_answer(ans: &Answer, lattice: &Lattice, level: i32, men: &[Cell]) -> Result<(), Error> {
-    if let Some(play) = &ans.play {
-        let r = verify::replay(lattice, level, men, play)
-            .map_err(|e| format!("internal error: the reported play does not replay: {e}"))?;
-        if Some(r.moves as u32) != ans.play_moves {
-            return Err(
-                String::from("internal error: the reported play's move count differs").into(),
-            );
-        }
-    }
-    Ok(())
 }
 
 /// Writes the play CSV and its viewer page into `dir`; the CSV's path.

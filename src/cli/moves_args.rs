@@ -1,8 +1,9 @@
 //! The `moves` command's arguments and the printing its army search ([`super::moves`]) and
 //! its board searches ([`super::moves_board`], [`super::moves_levels`]) share.
 
-use crate::cli::args::ProblemArg;
+use crate::cli::args::{Error, ProblemArg};
 use crate::play::moves::{Answer, Status};
+use crate::proof::verify::{self, Step};
 use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -192,5 +193,30 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
     println!("{:.2} s", ans.seconds);
     if let Some(p) = csv {
         println!("wrote {}", p.display());
+    }
+}
+
+/// The play an answer reports, replayed once more by the independent checker (`replay`):
+/// it must replay, in the number of moves the answer states.
+pub(crate) fn replayed_as_reported(
+    ans: &Answer,
+    replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
+) -> Result<(), Error> {
+    let Some(play) = &ans.play else {
+        return Ok(());
+    };
+    let r = replay(play)
+        .map_err(|e| format!("internal error: the reported play does not replay: {e}"))?;
+    if Some(r.moves as u32) != ans.play_moves {
+        return Err(String::from("internal error: the reported play's move count differs").into());
+    }
+    Ok(())
+}
+
+/// The exit code of a moves answer: 0 answered, 3 stopped early (time limit or Ctrl-C).
+pub(crate) fn exit_code(status: Status) -> u8 {
+    match status {
+        Status::Optimal | Status::Impossible => 0,
+        Status::TimeLimit | Status::Interrupted => 3,
     }
 }

@@ -4,9 +4,9 @@
 //! is (0,0) (the search's target), seeds it with the board solver's play, and replays the
 //! answer on the board's own coordinates with [`crate::proof::verify::replay_board`].
 
-use super::moves_args::{MovesArgs, answer_json, print_body};
+use super::moves_args::{MovesArgs, answer_json, exit_code, print_body, replayed_as_reported};
 use crate::cli::args::Error;
-use crate::play::moves::{self, Goal, Options, Problem, Status};
+use crate::play::moves::{self, Goal, Options, Problem};
 use crate::play::peg::settle::{self, Limits, Verdict};
 use crate::play::peg::{PegBoard, parse_cell};
 use crate::problem::geometry::{Cell, Embedding, Lattice, Region, StartRegion, Symmetry};
@@ -121,20 +121,9 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let mut ans = moves::solve(&problem(&board, v, f), opts)?;
     // Back to the board's coordinates, and replayed once more by the independent checker.
     ans.play = ans.play.map(|p| shift_play(&p, f, 1));
-    if let Some(play) = &ans.play {
-        let r = replay(play)
-            .map_err(|e| format!("internal error: the reported play does not replay: {e}"))?;
-        if Some(r.moves as u32) != ans.play_moves {
-            return Err(
-                String::from("internal error: the reported play's move count differs").into(),
-            );
-        }
-    }
+    replayed_as_reported(&ans, &replay)?;
     report(a, &board, (v, f), &start, &ans, seed_moves)?;
-    Ok(match ans.status {
-        Status::Optimal | Status::Impossible => 0,
-        Status::TimeLimit | Status::Interrupted => 3,
-    })
+    Ok(exit_code(ans.status))
 }
 
 /// The upper bound: an explicit --seed play (it must replay), else the board solver's play

@@ -19,7 +19,7 @@ pub fn moves(
     start: &[Cell],
     replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
 ) -> Result<u8, Error> {
-    let bar = crate::cli::moves_levels::spinner();
+    let bar = crate::cli::args::spinner();
     let lim = Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: bar.as_ref().map(|pb| {
@@ -57,20 +57,6 @@ pub fn moves(
         }
     }
     Ok(0)
-}
-
-/// A spinner on stderr when it is a terminal (the levels' progress).
-pub fn spinner() -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    std::io::stderr().is_terminal().then(|| {
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                .expect("a valid template"),
-        );
-        pb.enable_steady_tick(std::time::Duration::from_millis(200));
-        pb
-    })
 }
 
 /// The answer as JSON (the fields of the iterative-deepening answer where they apply).
