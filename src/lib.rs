@@ -5,7 +5,7 @@
 //!
 //! - [`error`], [`files`]: typed errors; files written whole or not at all.
 //! - [`problem`]: the model file, the lattice ([`problem::geometry`]), regions, symmetries.
-//! - [`weight`]: exact Z[σ] and the pagoda functions with their bounds.
+//! - [`weight`]: exact Z\[σ\] and the pagoda functions with their bounds.
 //! - [`proof`]: the proof file, its checker and the independent replay; shares no search code.
 //! - [`reduce`]: the finite board and the case split with its reductions.
 //! - [`ip`]: the integer program, HiGHS, CBC, exact certificates, LP pagoda functions.

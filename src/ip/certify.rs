@@ -1,7 +1,7 @@
 //! Finding exact infeasibility certificates with HiGHS ([`crate::proof::farkas`] checks
 //! them without it).
 //!
-//! [`farkas`] solves the phase-1 LP of a [`LinearSystem`]: the box on x, one pair of
+//! [`farkas()`] solves the phase-1 LP of a [`LinearSystem`]: the box on x, one pair of
 //! violation columns v⁺, v⁻ >= 0 per row, rows lo_i <= a_i·x + v⁺_i − v⁻_i <= hi_i, and
 //! Σ v minimised. Its optimum is positive exactly when the LP relaxation is infeasible, and
 //! then the row duals y satisfy |y_i| <= 1 and β − max_box c·x = optimum > 0, with
@@ -11,8 +11,8 @@
 //! is the fallback source.
 //!
 //! [`tree`] is a depth-first branch and bound over those LPs for integer programs whose LP
-//! relaxation is feasible ([`branch`]): a node is closed by a certificate or split, on a
-//! column or on a parity row of the system ([`parity`]), chosen by strong branching.
+//! relaxation is feasible (`branch`): a node is closed by a certificate or split, on a
+//! column or on a parity row of the system (`parity`), chosen by strong branching.
 //!
 //! [`split`] covers a program by the cells of its one-man class when the tree does not
 //! close it, leaving the children it cannot certify to the checker's solvers.
@@ -380,7 +380,7 @@ pub fn farkas(sys: &LinearSystem) -> Option<Farkas> {
     farkas_within(sys, None)
 }
 
-/// [`farkas`] within `time_limit` seconds (HiGHS's own time limit on each LP).
+/// [`farkas()`] within `time_limit` seconds (HiGHS's own time limit on each LP).
 pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Farkas> {
     let deadline = time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t));
     match attempt(sys, &sys.cols, deadline) {

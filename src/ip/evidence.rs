@@ -64,7 +64,7 @@ pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSyste
 /// Programs HiGHS spent at least this many seconds on get no branch-and-bound tree: ours
 /// has no cutting planes, and every tree certificate found so far (results/proofs/, every
 /// entry) is of a program HiGHS settles in under a second, while on hexagonal level 7's
-/// programs of 7 s and more every tree ran out of its [`TREE_SECONDS`] for nothing. Only
+/// programs of 7 s and more every tree ran out of its `TREE_SECONDS` for nothing. Only
 /// where the time goes changes: such a program is left to the solvers, as it was.
 pub const TREE_BELOW_SECONDS: f64 = 5.0;
 

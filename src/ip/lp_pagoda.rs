@@ -10,7 +10,7 @@
 //! for a bound on the army size K, the weight of the K heaviest start cells written as
 //! K·u + Σ max(0, w − u). HiGHS solves it in floating point; the weights are then scaled by
 //! 2^28, rounded to integers, τ lowered a little, and every window weight lowered to what
-//! the jumps into it allow (exactly, in Z[σ]) until no jump gains weight, and
+//! the jumps into it allow (exactly, in Z\[σ\]) until no jump gains weight, and
 //! weighed exactly. Nothing is claimed from the floats.
 
 use crate::error::Error;

@@ -233,7 +233,7 @@ pub struct Answer {
     pub play_moves: Option<u32>,
     /// True when `play` was found by the search, false when it is the seed.
     pub found_by_search: bool,
-    /// positions[D] = positions examined while searching depth D (0 for depths not searched).
+    /// `positions[D]` = positions examined while searching depth D (0 for depths not searched).
     pub positions: Vec<u64>,
     pub seconds: f64,
     pub tt_entries: usize,

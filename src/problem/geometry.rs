@@ -299,7 +299,7 @@ impl StartRegion {
 }
 
 /// A linear map of the lattice in the cell's slot order ([`Cell`]), row by row: slot i of
-/// the image is Σ_j s[i][j]·c_j. A 2-D map leaves slot 2 alone.
+/// the image is Σ_j `s[i][j]`·c_j. A 2-D map leaves slot 2 alone.
 pub type Symmetry = [[i32; 3]; 3];
 
 pub const IDENTITY: Symmetry = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];

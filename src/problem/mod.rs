@@ -1,4 +1,4 @@
-//! Problems as data: a model file ([`file`]) becomes a validated [`Problem`] with its derived
+//! Problems as data: a model file ([`file`](mod@file)) becomes a validated [`Problem`] with its derived
 //! symmetries ([`symmetry`]), and an [`Army`] is a handle on a problem the search can take
 //! on. The five armies of the paper are model files bundled into the binary (`models/*.toml`);
 //! `--model FILE` loads any other. [`geometry`] holds the lattices, cells and regions every layer above speaks in. The

@@ -5,7 +5,7 @@
 //!
 //! Premise of the window test: a named cell set ("all", "even", "triangle") is a lattice or a
 //! cone, and a start region is a half-space or a norm ball, each the same under a linear map
-//! exactly when it is the same on the points of the window |x_i| <= [`WINDOW`] (it holds the
+//! exactly when it is the same on the points of the window |x_i| <= `WINDOW` (it holds the
 //! generators of every such set). Finite boards are compared cell by cell, exactly.
 
 use super::file::{Cells, Point, Spec, Start, contains, in_start};

@@ -2,7 +2,7 @@
 //! fails.
 //!
 //! It imports nothing of the search (board, cases, sweep, minimum, model, order, solve):
-//! only the lattices ([`crate::problem::geometry`]), exact Z[σ] ([`crate::weight::golden`]), the rules of
+//! only the lattices ([`crate::problem::geometry`]), exact Z\[σ\] ([`crate::weight::golden`]), the rules of
 //! play ([`crate::proof::verify`]) and, for impossible levels, the pagoda total of
 //! [`crate::weight::pagoda`]; pagoda functions stated by weights (an LP's) it tests with [`super::lp`]. Everything else it recomputes: the improved pagoda functions and the
 //! premises of the board argument ([`super::space`]), every board limit, the profiles of

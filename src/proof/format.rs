@@ -80,7 +80,7 @@ pub enum Claim {
 /// A pagoda function with exact weights: on the window max(|x|, |y|) <= `radius` the stated
 /// weights (row by row, y then x from −radius to radius), beyond it the geometric tail
 /// `tail`·σ^(|x − p_x| + |y − p_y| − radius), p = `centre`, a window cell. The scale is free (every test compares weights of the same
-/// function), so the weights are kept in Z[σ], most of them integers.
+/// function), so the weights are kept in Z\[σ\], most of them integers.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LpFunction {
     pub radius: i32,

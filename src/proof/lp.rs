@@ -1,6 +1,6 @@
 //! The checker's test of a pagoda function stated by weights ([`LpFunction`]): that it is a
 //! pagoda function on the whole lattice, and what the start region and the test position
-//! weigh under it, exactly in Z[σ].
+//! weigh under it, exactly in Z\[σ\].
 //!
 //! Inside the window every jump is tested. Beyond it the weight is τ·σ^(M − R), M the
 //! Manhattan distance |x − p_x| + |y − p_y| from the tail's centre p (a window cell), and a jump with all three cells outside the window holds by a lemma checked here on the
@@ -23,7 +23,7 @@ pub const MAX_RADIUS: i32 = 16;
 /// The largest |a| or |b| of a stated weight a + bσ.
 pub const MAX_COEFFICIENT: i128 = 1 << 60;
 
-/// Exact Z[σ] arithmetic that reports an overflow of i128 instead of wrapping: the weights
+/// Exact Z\[σ\] arithmetic that reports an overflow of i128 instead of wrapping: the weights
 /// come from a file, and a wrapped sum could pass a test it fails.
 pub mod checked {
     use crate::weight::golden::Golden;

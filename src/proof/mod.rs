@@ -1,4 +1,4 @@
-//! Proofs: what a published minimum rests on, written to a file ([`format`]) and re-checked
+//! Proofs: what a published minimum rests on, written to a file ([`format`](mod@format)) and re-checked
 //! by a checker ([`check`]) that shares no search code with the solver, in the way a SAT
 //! solver's proof checker is kept apart from the solver.
 //!

@@ -1,6 +1,6 @@
 //! What a successful check saw ([`Summary`]) and what CBC said along the way
 //! ([`CbcSummary`]): the checker's report, kept apart so that its parts (the board checks of
-//! [`super::peg`], the solver queue of [`super::deferred`]) fill it without importing the
+//! [`super::peg`], the solver queue of `deferred`) fill it without importing the
 //! checker.
 
 use serde::Serialize;

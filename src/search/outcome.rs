@@ -17,7 +17,7 @@ use serde::Serialize;
 use std::time::Instant;
 
 /// Seconds HiGHS spends on a whole case that can be split before it is split
-/// ([`super::sweep::split`]).
+/// (`sweep/split.rs`).
 pub const SPLIT_AFTER: f64 = 20.0;
 
 /// Nodes the backtracker may visit ordering one IP solution.

@@ -13,8 +13,8 @@
 //! Cases are solved on `jobs` threads, each HiGHS instance single-threaded. Results go to a
 //! case log (JSON lines: a stamp, then one line per case settled, written by one thread) so
 //! that a sweep stopped by a time limit or Ctrl-C resumes where it stopped; the log is a
-//! cache, and a resumed result counts only once it is verified again ([`Sweep::resume`]).
-//! The same holds for results solved elsewhere, one case per job ([`crate::jobs`]): they
+//! cache, and a resumed result counts only once it is verified again (`Sweep::resume`).
+//! The same holds for results solved elsewhere, one case per job ([`crate::cli::jobs`]): they
 //! are handed in as a seed and checked exactly as a resumed log line is.
 
 use crate::error::Error;
@@ -95,7 +95,7 @@ pub struct Sweep {
     /// stay open.
     pub solve_open: bool,
     /// Seconds HiGHS may spend on a whole case that can be split before it is split on the
-    /// fly ([`split`]); None: never split.
+    /// fly (`split`); None: never split.
     pub split_after: Option<f64>,
 }
 

@@ -1,4 +1,4 @@
-//! Exact arithmetic in Z[σ], σ = (√5 − 1)/2, the ring every pagoda weight lives in.
+//! Exact arithmetic in Z\[σ\], σ = (√5 − 1)/2, the ring every pagoda weight lives in.
 //!
 //! σ satisfies σ² + σ = 1, so every integer combination of powers of σ reduces to a + bσ with
 //! integers a, b (the paper's Table 2: σ^i = (−1)^i (F_{i−1} − F_i σ)). Weights, slacks and

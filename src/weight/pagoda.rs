@@ -406,7 +406,7 @@ pub const WINDOW_LEVEL: i32 = 40;
 const PRINT_EXACT_LEVEL: i32 = 150;
 
 /// The weight of all start rows y >= n under the standard function, exactly, as
-/// σ^n (p·n + q) with p, q in Z[σ].
+/// σ^n (p·n + q) with p, q in Z\[σ\].
 ///
 /// Why that form holds for every n: under the standard function (the distance from the
 /// target) row y >= 1 of every army holds a fixed number of cells at exponent y, growing by

@@ -13,8 +13,8 @@ use super::classes::Mask;
 use crate::problem::geometry::Cell;
 use std::collections::HashSet;
 
-/// The positions from which the finish alone is reachable, level by level (levels[m]: every
-/// one of exactly m men; levels[0] empty), grown backwards from the finish by unjumps while
+/// The positions from which the finish alone is reachable, level by level (`levels[m]`: every
+/// one of exactly m men; `levels[0]` empty), grown backwards from the finish by unjumps while
 /// their total stays within `limit`. The deepest level is where the beam meets them.
 pub fn endgame(board: &PegBoard, finish: usize, limit: usize) -> Vec<HashSet<Mask>> {
     let mut levels = vec![HashSet::new(), HashSet::from([(1 as Mask) << finish])];

@@ -65,7 +65,7 @@ pub fn solvable(outcomes: &[Outcome]) -> usize {
         .count()
 }
 
-/// The file stem of one problem's files: v<x>_<y>-f<x>_<y>.
+/// The file stem of one problem's files: `v<x>_<y>-f<x>_<y>`.
 pub fn stem(Cell(vx, vy, _): Cell, Cell(fx, fy, _): Cell) -> String {
     format!("v{vx}_{vy}-f{fx}_{fy}")
 }

@@ -293,7 +293,7 @@ impl Default for Limits {
     }
 }
 
-/// The forward levels from a start of one man missing: levels[j] = the positions after j
+/// The forward levels from a start of one man missing: `levels[j]` = the positions after j
 /// jumps, sorted, each the least image under `group` (the stabiliser of the vacancy).
 pub struct Reach {
     pub hole: usize,
@@ -439,9 +439,9 @@ pub struct Solved {
     pub min_moves: Option<u32>,
     /// A play of `min_moves` moves (board coordinates).
     pub play: Option<Vec<Step>>,
-    /// on_plays[j] = positions (up to the problem's symmetry) after j jumps on some play.
+    /// `on_plays[j]` = positions (up to the problem's symmetry) after j jumps on some play.
     pub on_plays: Vec<u64>,
-    /// table[d][t] = positions on some play whose fewest moves from the start is d and whose
+    /// `table[d][t]` = positions on some play whose fewest moves from the start is d and whose
     /// shortest play through them has t moves (Beasley's Tables 1–4, exact).
     pub table: Vec<Vec<u64>>,
     /// The size of the problem's symmetry group (positions are counted up to it).
