@@ -19,9 +19,11 @@
 //!
 //! Nothing here is trusted: every certificate returned has passed the exact check.
 
+use crate::ip::solve::INTERRUPTED;
 use crate::proof::farkas::{self, Farkas, LinearSystem};
 use highs_sys::HighsInt;
-use std::ffi::{CString, c_void};
+use std::ffi::{CString, c_char, c_int, c_void};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 mod branch;
@@ -64,6 +66,21 @@ impl Highs {
         let c = CString::new(name).unwrap();
         // SAFETY: as above.
         unsafe { highs_sys::Highs_setDoubleOptionValue(self.0, c.as_ptr(), value) };
+    }
+}
+
+/// Stops an LP at Ctrl-C ([`INTERRUPTED`]): HiGHS then ends with status "interrupt", which
+/// yields no certificate (only an exactly checked Farkas certificate ever settles anything).
+unsafe extern "C" fn interrupt(
+    _kind: c_int,
+    _message: *const c_char,
+    _out: *const highs_sys::HighsCallbackDataOut,
+    input: *mut highs_sys::HighsCallbackDataIn,
+    _user: *mut c_void,
+) {
+    if INTERRUPTED.load(Ordering::Relaxed) && !input.is_null() {
+        // SAFETY: non-null input is HiGHS's own struct for this callback.
+        unsafe { (*input).user_interrupt = 1 };
     }
 }
 
@@ -185,8 +202,13 @@ impl Highs {
             let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
             self.set_double("time_limit", left.max(0.01));
         }
-        // SAFETY: a live instance holding a model.
-        unsafe { highs_sys::Highs_run(self.0) != highs_sys::kHighsStatusError }
+        // SAFETY: a live instance holding a model; the callback keeps no data.
+        unsafe {
+            highs_sys::Highs_setCallback(self.0, Some(interrupt), std::ptr::null_mut());
+            highs_sys::Highs_startCallback(self.0, highs_sys::kHighsCallbackSimplexInterrupt);
+            highs_sys::Highs_startCallback(self.0, highs_sys::kHighsCallbackIpmInterrupt);
+            highs_sys::Highs_run(self.0) != highs_sys::kHighsStatusError
+        }
     }
 
     /// The optimum of the phase-1 LP held, with the first `n` column values; None unless

@@ -120,6 +120,18 @@ pub fn write_model(model: Model, path: &Path) -> Result<(), Error> {
 
 /// Solves the model with HiGHS.
 pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, Error> {
+    // After Ctrl-C nothing new starts: HiGHS would presolve and solve the root LP before its
+    // first interrupt check, which on the largest programs takes seconds.
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return Ok(IpSolution {
+            status: IpStatus::Interrupted,
+            objective: None,
+            bound: 0,
+            start: Vec::new(),
+            jumps: Vec::new(),
+            seconds: 0.0,
+        });
+    }
     let t0 = Instant::now();
     let start_cells = model.start_cells.clone();
     let mut inner = model
