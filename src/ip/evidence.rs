@@ -78,16 +78,30 @@ pub const SPLIT_ABOVE_SECONDS: f64 = 100.0;
 /// limits, else, for a long program, a split whose uncertified children are left to the
 /// checker's solvers.
 pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), Error> {
+    certify_proof_within(army, level, proof, None)
+}
+
+/// [`certify_proof`] in at most `time_limit` seconds (HiGHS's limit on each LP, and the
+/// tree's): a search's `--time-limit` covers its certificates too. With a limit the split is
+/// not tried (its children's trees have budgets of their own). A program left without a
+/// certificate rests on the solvers, as before: nothing is lost but the certificate.
+pub fn certify_proof_within(
+    army: Army,
+    level: i32,
+    proof: &mut IpProof,
+    time_limit: Option<f64>,
+) -> Result<(), Error> {
     let sys = system(army, level, &proof.def)?;
-    proof.certificate = certify::farkas(&sys)
+    let tree_seconds = time_limit.map_or(TREE_SECONDS, |t| t.min(TREE_SECONDS));
+    proof.certificate = certify::farkas_within(&sys, time_limit)
         .map(farkas::Tree::Leaf)
         .or_else(|| {
             (proof.seconds < TREE_BELOW_SECONDS)
-                .then(|| certify::tree(&sys, TREE_NODES, Some(TREE_SECONDS)))
+                .then(|| certify::tree(&sys, TREE_NODES, Some(tree_seconds)))
                 .flatten()
         })
         .or_else(|| {
-            (proof.seconds >= SPLIT_ABOVE_SECONDS)
+            (time_limit.is_none() && proof.seconds >= SPLIT_ABOVE_SECONDS)
                 .then(|| certify::split(&sys).map(|(t, _)| t))
                 .flatten()
         });

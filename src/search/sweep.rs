@@ -548,7 +548,7 @@ impl Sweep {
         self.run_workers(f, order, &todo, deadline, bar, report, writer, &mut slots)?;
         // Past the deadline the round is open anyway (cases were left): no certificates.
         if report.found.is_none() && deadline.is_none_or(|d| Instant::now() < d) {
-            self.certify(&mut slots, writer)?;
+            self.certify(&mut slots, writer, deadline)?;
         }
         let found = report.found.is_some();
         Ok(slots
@@ -724,11 +724,14 @@ impl Sweep {
 
     /// Exact certificates for the infeasible cases just solved, on `jobs` threads; each case
     /// certified is logged again (a resumed run takes its last line). Only a round without an
-    /// army needs them, so a sweep that finds one never pays for them.
+    /// army needs them, so a sweep that finds one never pays for them. None starts past
+    /// `deadline`, and each gets only the time left: a case left uncertified still rests on
+    /// HiGHS's verdict, re-solved by the checker.
     fn certify(
         &self,
         slots: &mut [Option<CaseResult>],
         writer: &mut LogWriter,
+        deadline: Option<Instant>,
     ) -> Result<(), Error> {
         let todo: Vec<usize> = (0..slots.len())
             .filter(|&i| {
@@ -747,11 +750,16 @@ impl Sweep {
                 let (tx, todo, next) = (tx.clone(), &todo, &next);
                 scope.spawn(move || {
                     while let Some(&i) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
-                        if INTERRUPTED.load(Ordering::Relaxed) {
+                        // The sweep's deadline covers its certificates: none starts after it.
+                        let left = deadline
+                            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+                        if INTERRUPTED.load(Ordering::Relaxed) || left.is_some_and(|l| l < 0.01) {
                             break;
                         }
                         let mut ip = shared[i].as_ref().and_then(|r| r.ip.clone()).unwrap();
-                        let r = crate::ip::evidence::certify_proof(self.army, self.level, &mut ip);
+                        let r = crate::ip::evidence::certify_proof_within(
+                            self.army, self.level, &mut ip, left,
+                        );
                         let _ = tx.send((i, r.map(|_| ip)));
                     }
                 });
