@@ -21,11 +21,12 @@
 use crate::error::Error;
 use crate::ip::evidence;
 use crate::ip::model::Model;
-use crate::ip::solve::{self, IpStatus, Options};
+use crate::ip::solve::{self, IpSolution, IpStatus, Options};
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice, Symmetry, apply};
 use crate::proof::format::{BoardBasis, Claim, Evidence, IpDef, Play, Proof, RoundProof};
 use crate::proof::verify::{self, Step};
+use crate::reduce::board::Board;
 use crate::search::minimum::{self, Request, Status};
 use serde::Serialize;
 use std::time::Instant;
@@ -107,78 +108,12 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
             return Ok(out);
         }
     };
-    let lattice = army.lattice();
     let mut complete = true;
     // Per last jump: the final program's board basis, its definition with every cut, and
     // HiGHS's seconds on it.
     let mut finals: Vec<(Option<BoardBasis>, IpDef, f64)> = Vec::new();
-    for d in lattice.last_jump_directions() {
-        let Some(minimum::RoundProgram {
-            board,
-            mut spec,
-            proven,
-            max_exponent,
-            max_loss,
-            basis,
-        }) = minimum::round_program(army, level, d, k)
-        else {
-            continue;
-        };
-        if !proven {
-            complete = false;
-            out.reason = Some(format!("the board for last jump {d:?} is not proven"));
-        }
-        // Armies counted under another last jump are cut here too: they are decided.
-        for a in &out.armies {
-            add_cuts(&board, &mut spec, &lattice, &a.cells);
-        }
-        loop {
-            let opts = Options {
-                time_limit: remaining(),
-                ..Options::default()
-            };
-            let sol = solve::solve(Model::build(&board, &spec), &opts)?;
-            match sol.status {
-                IpStatus::Infeasible => {
-                    let mut def = evidence::direct_def(d, k, spec.min_men, max_exponent, max_loss);
-                    def.cuts = (spec.excluded.iter())
-                        .map(|set| set.iter().map(|&m| board.cells[m]).collect())
-                        .collect();
-                    finals.push((basis.clone(), def, sol.seconds));
-                    break;
-                }
-                IpStatus::TimeLimit | IpStatus::Interrupted => {
-                    complete = false;
-                    out.reason = Some("stopped by the time limit or Ctrl-C".into());
-                    break;
-                }
-                IpStatus::Optimal => {}
-            }
-            let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
-            let play = playable(&board, &sol, d, army, level);
-            let (sym, canonical) = canonical(&lattice, &cells);
-            let images = images(&lattice, &cells);
-            // The play of the canonical army: the found play under the symmetry taking the
-            // army to its canonical image.
-            let play = play.map(|p| {
-                p.into_iter()
-                    .map(|s| Step {
-                        from: apply(&sym, s.from),
-                        over: apply(&sym, s.over),
-                        to: apply(&sym, s.to),
-                    })
-                    .collect::<Vec<Step>>()
-            });
-            out.undecided += play.is_none() as usize;
-            out.armies.push(Counted {
-                symmetric: images.len() == 1,
-                images: images.len(),
-                playable: play.is_some(),
-                play: play.unwrap_or_default(),
-                cells: canonical.clone(),
-            });
-            add_cuts(&board, &mut spec, &lattice, &canonical);
-        }
+    for d in army.lattice().last_jump_directions() {
+        complete &= count_for(&mut out, d, k, &remaining, &mut finals)?;
     }
     out.armies.sort_by(|a, b| a.cells.cmp(&b.cells));
     out.armies.dedup_by(|a, b| a.cells == b.cells);
@@ -194,6 +129,91 @@ pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOut
     }
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The armies of K men whose play ends with the last jump over `d`: the round-K program is
+/// solved again and again, each army found cut off with all its images, until it is
+/// infeasible (its final definition goes to `finals`). False when the count for `d` is not
+/// complete (a board not proven, a time limit, Ctrl-C), with the reason in `out`.
+fn count_for(
+    out: &mut CountOutcome,
+    d: Cell,
+    k: u64,
+    remaining: &dyn Fn() -> Option<f64>,
+    finals: &mut Vec<(Option<BoardBasis>, IpDef, f64)>,
+) -> Result<bool, Error> {
+    let (army, level) = (out.army, out.level);
+    let lattice = army.lattice();
+    let Some(minimum::RoundProgram {
+        board,
+        mut spec,
+        proven,
+        max_exponent,
+        max_loss,
+        basis,
+    }) = minimum::round_program(army, level, d, k)
+    else {
+        return Ok(true);
+    };
+    if !proven {
+        out.reason = Some(format!("the board for last jump {d:?} is not proven"));
+    }
+    // Armies counted under another last jump are cut here too: they are decided.
+    for a in &out.armies {
+        add_cuts(&board, &mut spec, &lattice, &a.cells);
+    }
+    loop {
+        let opts = Options {
+            time_limit: remaining(),
+            ..Options::default()
+        };
+        let sol = solve::solve(Model::build(&board, &spec), &opts)?;
+        match sol.status {
+            IpStatus::Infeasible => {
+                let mut def = evidence::direct_def(d, k, spec.min_men, max_exponent, max_loss);
+                def.cuts = (spec.excluded.iter())
+                    .map(|set| set.iter().map(|&m| board.cells[m]).collect())
+                    .collect();
+                finals.push((basis.clone(), def, sol.seconds));
+                return Ok(proven);
+            }
+            IpStatus::TimeLimit | IpStatus::Interrupted => {
+                out.reason = Some("stopped by the time limit or Ctrl-C".into());
+                return Ok(false);
+            }
+            IpStatus::Optimal => {}
+        }
+        let canonical = take_army(out, &board, &sol, d);
+        add_cuts(&board, &mut spec, &lattice, &canonical);
+    }
+}
+
+/// The army of an IP solution, decided (a verified play, or undecided) and kept in its
+/// canonical image, with the play carried along by the same symmetry; its cells.
+fn take_army(out: &mut CountOutcome, board: &Board, sol: &IpSolution, d: Cell) -> Vec<Cell> {
+    let lattice = out.army.lattice();
+    let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
+    let play = playable(board, sol, d, out.army, out.level);
+    let (sym, canonical) = canonical(&lattice, &cells);
+    let images = images(&lattice, &cells);
+    let play = play.map(|p| {
+        p.into_iter()
+            .map(|s| Step {
+                from: apply(&sym, s.from),
+                over: apply(&sym, s.over),
+                to: apply(&sym, s.to),
+            })
+            .collect::<Vec<Step>>()
+    });
+    out.undecided += play.is_none() as usize;
+    out.armies.push(Counted {
+        symmetric: images.len() == 1,
+        images: images.len(),
+        playable: play.is_some(),
+        play: play.unwrap_or_default(),
+        cells: canonical.clone(),
+    });
+    canonical
 }
 
 /// The count's proof: the minimum's proof with a Count claim, the armies and their plays,
@@ -273,12 +293,7 @@ fn canonical(lattice: &Lattice, cells: &[Cell]) -> (Symmetry, Vec<Cell>) {
 }
 
 /// No-good cuts on a start set and all its images, wherever they lie on the board.
-fn add_cuts(
-    board: &crate::reduce::board::Board,
-    spec: &mut crate::ip::model::Spec,
-    lattice: &Lattice,
-    cells: &[Cell],
-) {
+fn add_cuts(board: &Board, spec: &mut crate::ip::model::Spec, lattice: &Lattice, cells: &[Cell]) {
     for image in images(lattice, cells) {
         let set: Option<Vec<usize>> = image.iter().map(|c| board.index.get(c).copied()).collect();
         if let Some(set) = set.filter(|s| s.iter().all(|&m| board.start[m]))
@@ -290,13 +305,7 @@ fn add_cuts(
 }
 
 /// A verified play of the program's solution, if the backtracker orders it.
-fn playable(
-    board: &crate::reduce::board::Board,
-    sol: &solve::IpSolution,
-    d: Cell,
-    army: Army,
-    level: i32,
-) -> Option<Vec<Step>> {
+fn playable(board: &Board, sol: &IpSolution, d: Cell, army: Army, level: i32) -> Option<Vec<Step>> {
     let (cells, play) = crate::search::outcome::order_play(board, sol, d, ORDER_BUDGET)?;
     verify::replay(&army.lattice(), level, &cells, &play)
         .ok()
