@@ -527,36 +527,7 @@ pub fn army_svg(
                 layout.place(last.over, origin),
                 regiment_colour(Regiment::Over),
             ));
-        let count = |r: Regiment| regs.iter().filter(|&&x| x == r).count();
-        let men = |n: usize| format!("{n} {}", if n == 1 { "man" } else { "men" });
-        legend.disc(
-            regiment_colour(Regiment::Target),
-            &format!(
-                "target man's regiment (from 2d = ({}, {})): {}",
-                last.from.0,
-                last.from.1,
-                men(count(Regiment::Target))
-            ),
-        );
-        legend.disc(
-            regiment_colour(Regiment::Over),
-            &format!(
-                "d man's regiment (on d = ({}, {})): {}",
-                last.over.0,
-                last.over.1,
-                men(count(Regiment::Over))
-            ),
-        );
-        if count(Regiment::Spare) > 0 {
-            legend.disc(
-                regiment_colour(Regiment::Spare),
-                &format!("in neither regiment: {}", men(count(Regiment::Spare))),
-            );
-        }
-        legend.line("The target man jumps from 2d over d onto the");
-        legend.line("target; the d man is removed by that last jump.");
-        legend.line("A removed man serves in his remover's regiment.");
-        legend.line("2d and d are ringed in their regiment's colour.");
+        regiment_legend(&mut legend, &regs, last);
     }
     legend.y += 4.0;
     legend.line(caption);
@@ -566,6 +537,41 @@ pub fn army_svg(
         .add(board)
         .add(legend.g);
     doc.to_string()
+}
+
+/// The legend of the regiments: the target man's, the d man's, the men in neither, and
+/// how to read them.
+fn regiment_legend(legend: &mut Legend, regs: &[Regiment], last: &Step) {
+    let count = |r: Regiment| regs.iter().filter(|&&x| x == r).count();
+    let men = |n: usize| format!("{n} {}", if n == 1 { "man" } else { "men" });
+    legend.disc(
+        regiment_colour(Regiment::Target),
+        &format!(
+            "target man's regiment (from 2d = ({}, {})): {}",
+            last.from.0,
+            last.from.1,
+            men(count(Regiment::Target))
+        ),
+    );
+    legend.disc(
+        regiment_colour(Regiment::Over),
+        &format!(
+            "d man's regiment (on d = ({}, {})): {}",
+            last.over.0,
+            last.over.1,
+            men(count(Regiment::Over))
+        ),
+    );
+    if count(Regiment::Spare) > 0 {
+        legend.disc(
+            regiment_colour(Regiment::Spare),
+            &format!("in neither regiment: {}", men(count(Regiment::Spare))),
+        );
+    }
+    legend.line("The target man jumps from 2d over d onto the");
+    legend.line("target; the d man is removed by that last jump.");
+    legend.line("A removed man serves in his remover's regiment.");
+    legend.line("2d and d are ringed in their regiment's colour.");
 }
 
 /// Splits a play into moves: runs of jumps by the same man.
@@ -705,34 +711,10 @@ fn arrow(a: (f64, f64), b: (f64, f64), colour: &str, title: String) -> Group {
         .add(Polygon::new().set("points", head).set("fill", colour))
 }
 
-/// The play as a jump map: one board with the army's men, every jump an arrow from its start
-/// to its landing cell, coloured by its move number on a scale drawn below.
-fn jump_map_svg(
-    lattice: &Lattice,
-    pagoda: &Pagoda,
-    level: i32,
-    army: &[Cell],
-    play: &[Step],
-    caption: &str,
-) -> String {
-    let cells = window(lattice, army, play);
-    let (w, h) = extent(lattice, &cells);
-    let layout = Layout::new(lattice.embedding, &cells);
-    let origin = (LEFT, 0.0);
-    let place = |c: Cell| layout.place(c, origin);
-    let moves = moves_of(play);
+/// Every jump of the play as an arrow from its start to its landing cell, coloured by its
+/// move, each with a title naming it.
+fn jump_arrows(mut board: Group, moves: &[Vec<Step>], place: &dyn Fn(Cell) -> (f64, f64)) -> Group {
     let n = moves.len();
-    let mut board = Group::new().add(
-        Use::new()
-            .set("href", "#board")
-            .set("x", origin.0)
-            .set("y", origin.1),
-    );
-    let mut sorted = army.to_vec();
-    sorted.sort();
-    for &c in &sorted {
-        board = board.add(man(c, place(c), MAP_MAN_RADIUS, "#777"));
-    }
     let mut step = 0;
     for (k, mv) in moves.iter().enumerate() {
         let colour = move_colour(k + 1, n);
@@ -755,13 +737,12 @@ fn jump_map_svg(
             ));
         }
     }
-    board = board
-        .add(target_ring(&layout, origin))
-        .add(coordinates(&layout, &cells, origin));
+    board
+}
 
-    // The colour scale: a gradient bar from move 1 to move n, with ticks.
-    let bar_w = (w - 2.0 * UNIT).clamp(120.0, 480.0);
-    let (bx, by) = (LEFT + UNIT, h + BOTTOM + 8.0);
+/// The colour scale under a jump map: a gradient bar from move 1 to move n at `(bx, by)`,
+/// `bar_w` wide, with five ticks; the gradient (a definition) and the bar.
+fn move_scale((bx, by): (f64, f64), bar_w: f64, n: usize) -> (LinearGradient, Group) {
     let mut gradient = LinearGradient::new().set("id", "moves");
     for (i, &(r, g, b)) in MOVE_SCALE.iter().enumerate() {
         gradient = gradient.add(
@@ -809,6 +790,46 @@ fn jump_map_svg(
                     .set("text-anchor", "middle"),
             );
     }
+    (gradient, scale)
+}
+
+/// The play as a jump map: one board with the army's men, every jump an arrow from its start
+/// to its landing cell, coloured by its move number on a scale drawn below.
+fn jump_map_svg(
+    lattice: &Lattice,
+    pagoda: &Pagoda,
+    level: i32,
+    army: &[Cell],
+    play: &[Step],
+    caption: &str,
+) -> String {
+    let cells = window(lattice, army, play);
+    let (w, h) = extent(lattice, &cells);
+    let layout = Layout::new(lattice.embedding, &cells);
+    let origin = (LEFT, 0.0);
+    let place = |c: Cell| layout.place(c, origin);
+    let moves = moves_of(play);
+    let n = moves.len();
+    let mut board = Group::new().add(
+        Use::new()
+            .set("href", "#board")
+            .set("x", origin.0)
+            .set("y", origin.1),
+    );
+    let mut sorted = army.to_vec();
+    sorted.sort();
+    for &c in &sorted {
+        board = board.add(man(c, place(c), MAP_MAN_RADIUS, "#777"));
+    }
+    board = jump_arrows(board, &moves, &place);
+    board = board
+        .add(target_ring(&layout, origin))
+        .add(coordinates(&layout, &cells, origin));
+
+    // The colour scale: a gradient bar from move 1 to move n, with ticks.
+    let bar_w = (w - 2.0 * UNIT).clamp(120.0, 480.0);
+    let (bx, by) = (LEFT + UNIT, h + BOTTOM + 8.0);
+    let (gradient, scale) = move_scale((bx, by), bar_w, n);
     let note = [
         format!(
             "Jump map: {} jumps in {n} moves; each arrow runs from a jump's start",
