@@ -1077,122 +1077,163 @@ pub fn solve(p: &Problem, mut opts: Options) -> Result<Answer, String> {
     };
     ans.start_bound = Some(h0);
     ans.lower_bound = h0;
-    let mut occ = t.base.clone();
-    for &m in &men {
-        occ[m as usize] = 1;
-    }
-    let mut s = Search {
-        t: &t,
-        occ,
-        tt: FxMap::default(),
-        tt_cap: opts.tt_entries,
-        tt_full: false,
-        visits: 0,
-        total: 0,
-        depth: h0,
-        path: Vec::new(),
-        started,
-        deadline: opts.time_limit,
-        interrupt: opts.interrupt,
-        stopped: None,
-        budget: None,
-        probe_deadline: None,
-        progress: opts.progress.take(),
-        last_report: 0.0,
-    };
-    let key = t.canonical(&men);
-    // Each move removes at least one man, so no play has more than K − 1 moves.
-    let most = men.len() as u32 - 1;
-    // Probes for shorter plays (a heuristic, never part of the proof): beam searches by levels
-    // of growing width, each looking for a play of fewer moves than the best known. A play
-    // found is checked and lowers the upper bound.
-    // They get at most a third of the time limit.
-    let mut spent = 0;
-    s.probe_deadline = opts.time_limit.map(|t| t / 3.0);
-    for width in [16, 128, 1024, 8192, 65536] {
-        while let Some(u) = upper
-            && u > h0
-            && spent < opts.probe_positions
-            && s.stopped.is_none()
-        {
-            s.visits = 0;
-            s.budget = Some(opts.probe_positions - spent);
-            let found = s.beam(&men, &w, width, u - 1);
-            spent += s.visits;
-            s.total += s.visits;
-            let Some(play) = found else { break };
-            let moves = check_play(p, &play)?;
-            if moves >= u {
-                return Err(format!(
-                    "internal error: a probe's play has {moves} moves, not fewer than {u}"
-                ));
-            }
-            ans.play = Some(play);
-            ans.play_moves = Some(moves);
-            ans.found_by_search = true;
-            upper = Some(moves);
-        }
-    }
-    s.visits = 0;
-    s.budget = None;
-    s.probe_deadline = None;
-    ans.probe_positions = spent;
-    if s.stopped.is_some() || ans.min_moves.is_some() {
+    let mut s = Search::new(&t, &men, h0, started, &mut opts);
+    ans.probe_positions = s.probe(
+        p,
+        (&men, &w),
+        h0,
+        &mut upper,
+        &mut ans,
+        opts.probe_positions,
+    )?;
+    if s.stopped.is_none() && ans.min_moves.is_none() {
+        s.deepen(p, (&men, &w), h0, upper, &mut ans)?;
+    } else {
         ans.status = s.stopped.unwrap_or(Status::Optimal);
-        ans.tt_entries = s.tt.len();
-        ans.tt_full = s.tt_full;
-        ans.seconds = started.elapsed().as_secs_f64();
-        return Ok(ans);
-    }
-    let mut depth = h0;
-    loop {
-        if upper.is_some_and(|u| depth >= u) {
-            // Every depth below the seed's move count failed: the seed is a minimum.
-            ans.min_moves = upper;
-            break;
-        }
-        if depth > most {
-            ans.status = Status::Impossible;
-            break;
-        }
-        s.depth = depth;
-        s.visits = 0;
-        s.path.clear();
-        let v = s.dfs(&men, &w, &key, depth);
-        if ans.positions.len() <= depth as usize {
-            ans.positions.resize(depth as usize + 1, 0);
-        }
-        ans.positions[depth as usize] = s.visits;
-        s.total += s.visits;
-        match v {
-            Verdict::Found => {
-                let play = s.play(&t);
-                let moves = check_play(p, &play)?;
-                if moves != depth {
-                    return Err(format!(
-                        "internal error: the play found at depth {depth} has {moves} moves"
-                    ));
-                }
-                ans.min_moves = Some(depth);
-                ans.play = Some(play);
-                ans.play_moves = Some(depth);
-                ans.found_by_search = true;
-                break;
-            }
-            Verdict::Fail => {
-                depth += 1;
-                ans.lower_bound = depth;
-            }
-            Verdict::Stopped => {
-                ans.status = s.stopped.unwrap_or(Status::Interrupted);
-                break;
-            }
-        }
     }
     ans.tt_entries = s.tt.len();
     ans.tt_full = s.tt_full;
     ans.seconds = started.elapsed().as_secs_f64();
     Ok(ans)
+}
+
+impl<'a> Search<'a> {
+    /// A search from the men `men` (on the board's base occupancy), its first depth `h0`.
+    fn new(
+        t: &'a Tables,
+        men: &[u32],
+        h0: u32,
+        started: Instant,
+        opts: &mut Options,
+    ) -> Search<'a> {
+        let mut occ = t.base.clone();
+        for &m in men {
+            occ[m as usize] = 1;
+        }
+        Search {
+            t,
+            occ,
+            tt: FxMap::default(),
+            tt_cap: opts.tt_entries,
+            tt_full: false,
+            visits: 0,
+            total: 0,
+            depth: h0,
+            path: Vec::new(),
+            started,
+            deadline: opts.time_limit,
+            interrupt: opts.interrupt,
+            stopped: None,
+            budget: None,
+            probe_deadline: None,
+            progress: opts.progress.take(),
+            last_report: 0.0,
+        }
+    }
+
+    /// Probes for shorter plays (a heuristic, never part of the proof): beam searches by
+    /// levels of growing width, each looking for a play of fewer moves than the best known,
+    /// within a third of the time limit. A play found is checked and lowers `upper`. The
+    /// positions the probes visited.
+    fn probe(
+        &mut self,
+        p: &Problem,
+        (men, w): (&[u32], &[W]),
+        h0: u32,
+        upper: &mut Option<u32>,
+        ans: &mut Answer,
+        probe_positions: u64,
+    ) -> Result<u64, String> {
+        let mut spent = 0;
+        self.probe_deadline = self.deadline.map(|t| t / 3.0);
+        for width in [16, 128, 1024, 8192, 65536] {
+            while let Some(u) = *upper
+                && u > h0
+                && spent < probe_positions
+                && self.stopped.is_none()
+            {
+                self.visits = 0;
+                self.budget = Some(probe_positions - spent);
+                let found = self.beam(men, w, width, u - 1);
+                spent += self.visits;
+                self.total += self.visits;
+                let Some(play) = found else { break };
+                let moves = check_play(p, &play)?;
+                if moves >= u {
+                    return Err(format!(
+                        "internal error: a probe's play has {moves} moves, not fewer than {u}"
+                    ));
+                }
+                ans.play = Some(play);
+                ans.play_moves = Some(moves);
+                ans.found_by_search = true;
+                *upper = Some(moves);
+            }
+        }
+        self.visits = 0;
+        self.budget = None;
+        self.probe_deadline = None;
+        Ok(spent)
+    }
+
+    /// Iterative deepening from depth `h0`: each depth searched exhaustively, until a play is
+    /// found (its depth is the minimum), the seed's move count `upper` is reached (the seed is
+    /// a minimum), no play can be that long (each move removes a man), or the search stops.
+    fn deepen(
+        &mut self,
+        p: &Problem,
+        (men, w): (&[u32], &[W]),
+        h0: u32,
+        upper: Option<u32>,
+        ans: &mut Answer,
+    ) -> Result<(), String> {
+        let key = self.t.canonical(men);
+        let most = men.len() as u32 - 1;
+        let mut depth = h0;
+        loop {
+            if upper.is_some_and(|u| depth >= u) {
+                ans.min_moves = upper;
+                return Ok(());
+            }
+            if depth > most {
+                ans.status = Status::Impossible;
+                return Ok(());
+            }
+            self.depth = depth;
+            self.visits = 0;
+            self.path.clear();
+            let v = self.dfs(men, w, &key, depth);
+            if ans.positions.len() <= depth as usize {
+                ans.positions.resize(depth as usize + 1, 0);
+            }
+            ans.positions[depth as usize] = self.visits;
+            self.total += self.visits;
+            match v {
+                Verdict::Found => {
+                    let play = self.play(self.t);
+                    let moves = check_play(p, &play)?;
+                    if moves != depth {
+                        return Err(format!(
+                            "internal error: the play found at depth {depth} has {moves} moves"
+                        ));
+                    }
+                    ans.min_moves = Some(depth);
+                    ans.play = Some(play);
+                    ans.play_moves = Some(depth);
+                    ans.found_by_search = true;
+                    return Ok(());
+                }
+                Verdict::Fail => {
+                    depth += 1;
+                    ans.lower_bound = depth;
+                }
+                Verdict::Stopped => {
+                    ans.status = self.stopped.unwrap_or(Status::Interrupted);
+                    return Ok(());
+                }
+            }
+        }
+    }
 }
 
 /// Replays a play with the independent checker (armies) or the rules (other problems) and
