@@ -311,6 +311,45 @@ fn exponent_lb(p: &Pagoda, c: Cell) -> Option<i32> {
     }
 }
 
+/// The pagoda weights of every grid cell (`cell(i)`, `n` cells): the standard function's
+/// first, then per last jump d the improved function's (the paper's where it has one); and
+/// per d the distance bound from d. Weights come as powers of σ from `pow`.
+fn weight_tables(
+    p: &Problem,
+    last_dirs: &[Cell],
+    n: usize,
+    cell: &dyn Fn(usize) -> Cell,
+    pow: &[W],
+) -> (Vec<Vec<W>>, Vec<Vec<u16>>) {
+    let mut weights = Vec::new();
+    let mut dist_lb = Vec::new();
+    let weigh = |f: &Pagoda, i: usize| match exponent_lb(f, cell(i)) {
+        None => (0, 0),
+        Some(e) => pow[e.clamp(0, 79) as usize],
+    };
+    let std = Pagoda::standard(&p.lattice);
+    weights.push((0..n).map(|i| weigh(&std, i)).collect());
+    for &d in last_dirs {
+        let weight_fn = match p.army {
+            Some(a) if a.lattice().directions == p.lattice.directions => {
+                Pagoda::paper_improved(a, d)
+            }
+            _ => Pagoda::improved(&p.lattice, d),
+        };
+        let dist_fn = Pagoda::improved(&p.lattice, d);
+        weights.push((0..n).map(|i| weigh(&weight_fn, i)).collect());
+        dist_lb.push(
+            (0..n)
+                .map(|i| {
+                    let e = exponent_lb(&dist_fn, cell(i)).unwrap_or(i32::MAX);
+                    (e - dist_fn.offset).clamp(0, u16::MAX as i32) as u16
+                })
+                .collect(),
+        );
+    }
+    (weights, dist_lb)
+}
+
 /// σ^e for e in 0..80, as exact 64-bit pairs (|coefficients| <= F_80 < 2^56; every exponent
 /// used is at most the trusted exponent + 1 <= 69, and a larger one would only be clamped down,
 /// which overestimates the weight).
@@ -409,33 +448,8 @@ impl Tables {
             .copied()
             .filter(|&d| p.allowed(d) && p.allowed(2 * d) && p.allowed(Cell::ORIGIN))
             .collect();
-        let mut weights = Vec::new();
-        let mut dist_lb = Vec::new();
         let pow = powers();
-        let weigh = |f: &Pagoda, i: usize| match exponent_lb(f, cell(i)) {
-            None => (0, 0),
-            Some(e) => pow[e.clamp(0, 79) as usize],
-        };
-        let std = Pagoda::standard(&p.lattice);
-        weights.push((0..n).map(|i| weigh(&std, i)).collect());
-        for &d in &last_dirs {
-            let weight_fn = match p.army {
-                Some(a) if a.lattice().directions == p.lattice.directions => {
-                    Pagoda::paper_improved(a, d)
-                }
-                _ => Pagoda::improved(&p.lattice, d),
-            };
-            let dist_fn = Pagoda::improved(&p.lattice, d);
-            weights.push((0..n).map(|i| weigh(&weight_fn, i)).collect());
-            dist_lb.push(
-                (0..n)
-                    .map(|i| {
-                        let e = exponent_lb(&dist_fn, cell(i)).unwrap_or(i32::MAX);
-                        (e - dist_fn.offset).clamp(0, u16::MAX as i32) as u16
-                    })
-                    .collect(),
-            );
-        }
+        let (weights, dist_lb) = weight_tables(p, &last_dirs, n, &cell, &pow);
         let pack = |Cell(x, y, _): Cell| ((x + 32768) as u32) << 16 | (y + 32768) as u32;
         let key = (0..n).map(|i| pack(cell(i))).collect();
         let mirror_key = (0..n).map(|i| pack(p.lattice.reflect(cell(i)))).collect();
@@ -679,6 +693,32 @@ enum Verdict {
     Stopped,
 }
 
+/// A position kept by the beam search: its men and weights, the position it came from (an
+/// index into the level before) and the jumps of the move that led to it.
+struct BeamNode {
+    men: Vec<u32>,
+    w: Vec<W>,
+    parent: usize,
+    steps: Vec<(u32, u32, u32)>,
+}
+
+/// The moves of a beam search's play, last first: the goal's move `last_steps`, then back
+/// from node `at` of level `lvl` to the start.
+fn beam_path(
+    levels: &[Vec<BeamNode>],
+    (mut lvl, mut at): (usize, usize),
+    last_steps: Vec<(u32, u32, u32)>,
+) -> Vec<Vec<(u32, u32, u32)>> {
+    let mut path = vec![last_steps];
+    while at != usize::MAX {
+        let n = &levels[lvl][at];
+        path.push(n.steps.clone());
+        at = n.parent;
+        lvl = lvl.wrapping_sub(1);
+    }
+    path
+}
+
 struct Search<'a> {
     t: &'a Tables,
     occ: Vec<u8>,
@@ -760,6 +800,68 @@ impl Search<'_> {
         out
     }
 
+    /// The weights after a move: the mover leaves `a0` and lands on `c`, the men in `removed`
+    /// jumped over are gone (`w`: the weights before, one per function).
+    fn weights_after(&self, a0: u32, c: usize, w: &[W], removed: &[u32]) -> Vec<W> {
+        let a0 = a0 as usize;
+        self.t
+            .weights
+            .iter()
+            .zip(w)
+            .map(|(tab, &(x, y))| {
+                let (mut x, mut y) = (x + tab[c].0 - tab[a0].0, y + tab[c].1 - tab[a0].1);
+                for &r in removed {
+                    x -= tab[r as usize].0;
+                    y -= tab[r as usize].1;
+                }
+                (x, y)
+            })
+            .collect()
+    }
+
+    /// Keeps the position after a move as a child when it is the goal, or when its bound
+    /// leaves it within `limit` moves and it was not seen before: the men but the mover (and
+    /// those jumped over, already off the board), plus `c`.
+    #[allow(clippy::too_many_arguments)]
+    fn offer(
+        &self,
+        men: &[u32],
+        mi: usize,
+        c: usize,
+        cw: Vec<W>,
+        steps: &[(u32, u32, u32)],
+        seen_pos: &mut FxSet<Vec<u32>>,
+        out: &mut Vec<Child>,
+        (limit, goal): (u32, bool),
+    ) {
+        let t = self.t;
+        let mut child: Vec<u32> = men
+            .iter()
+            .enumerate()
+            .filter(|&(i, m)| i != mi && self.occ[*m as usize] == 1)
+            .map(|(_, &m)| m)
+            .collect();
+        child.push(c as u32);
+        let bound = if goal {
+            Some(0)
+        } else {
+            t.bound_with(&child, &cw)
+        };
+        if bound.is_some_and(|b| b < limit) || goal {
+            let key = t.canonical(&child);
+            if goal || seen_pos.insert(key.clone()) {
+                out.push(Child {
+                    steps: steps.to_vec(),
+                    men: child,
+                    weights: cw,
+                    key,
+                    bound,
+                    goal,
+                });
+            }
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn chain(
         &mut self,
@@ -798,50 +900,9 @@ impl Search<'_> {
                         Goal::OneManOn(_) => left == 1,
                     };
                 if goal || limit > 1 {
-                    // The weights after this move: the mover leaves a0 and lands on c, the men
-                    // jumped over are gone.
-                    let a0 = men[mi] as usize;
-                    let cw: Vec<W> = t
-                        .weights
-                        .iter()
-                        .zip(w)
-                        .map(|(tab, &(x, y))| {
-                            let (mut x, mut y) =
-                                (x + tab[c].0 - tab[a0].0, y + tab[c].1 - tab[a0].1);
-                            for &r in removed.iter() {
-                                x -= tab[r as usize].0;
-                                y -= tab[r as usize].1;
-                            }
-                            (x, y)
-                        })
-                        .collect();
+                    let cw = self.weights_after(men[mi], c, w, removed);
                     if goal || at_least_one(cw[0]) {
-                        // The position after this move: men minus the mover and the removed, plus c.
-                        let mut child: Vec<u32> = men
-                            .iter()
-                            .enumerate()
-                            .filter(|&(i, m)| i != mi && self.occ[*m as usize] == 1)
-                            .map(|(_, &m)| m)
-                            .collect();
-                        child.push(c as u32);
-                        let bound = if goal {
-                            Some(0)
-                        } else {
-                            t.bound_with(&child, &cw)
-                        };
-                        if bound.is_some_and(|b| b < limit) || goal {
-                            let key = t.canonical(&child);
-                            if goal || seen_pos.insert(key.clone()) {
-                                out.push(Child {
-                                    steps: steps.clone(),
-                                    men: child,
-                                    weights: cw,
-                                    key,
-                                    bound,
-                                    goal,
-                                });
-                            }
-                        }
+                        self.offer(men, mi, c, cw, steps, seen_pos, out, (limit, goal));
                     }
                 }
                 found = goal
@@ -901,12 +962,6 @@ impl Search<'_> {
     /// promising positions of each level: smallest bound, then heaviest under the best last-jump
     /// function) for a play of at most `most` moves. A heuristic for short plays, not a proof.
     fn beam(&mut self, men: &[u32], w: &[W], width: usize, most: u32) -> Option<Vec<Step>> {
-        struct Node {
-            men: Vec<u32>,
-            w: Vec<W>,
-            parent: usize,
-            steps: Vec<(u32, u32, u32)>,
-        }
         let sigma = (5f64.sqrt() - 1.0) / 2.0;
         let heavy = |w: &[W]| {
             w[1..]
@@ -914,7 +969,7 @@ impl Search<'_> {
                 .map(|&(a, b)| a as f64 + b as f64 * sigma)
                 .fold(0.0, f64::max)
         };
-        let mut levels: Vec<Vec<Node>> = vec![vec![Node {
+        let mut levels: Vec<Vec<BeamNode>> = vec![vec![BeamNode {
             men: men.to_vec(),
             w: w.to_vec(),
             parent: usize::MAX,
@@ -926,7 +981,7 @@ impl Search<'_> {
         }
         let mut result = None;
         'levels: for depth in 1..=most {
-            let mut next: Vec<(u32, f64, Node)> = Vec::new();
+            let mut next: Vec<(u32, f64, BeamNode)> = Vec::new();
             let last = levels.len() - 1;
             for (i, node) in levels[last].iter().enumerate() {
                 self.visits += 1;
@@ -942,15 +997,7 @@ impl Search<'_> {
                 }
                 for kid in kids {
                     if kid.goal {
-                        let mut path = vec![kid.steps];
-                        let (mut lvl, mut at) = (last, i);
-                        while at != usize::MAX {
-                            let n = &levels[lvl][at];
-                            path.push(n.steps.clone());
-                            at = n.parent;
-                            lvl = lvl.wrapping_sub(1);
-                        }
-                        result = Some(path);
+                        result = Some(beam_path(&levels, (last, i), kid.steps));
                         break 'levels;
                     }
                     if seen.insert(kid.key) {
@@ -959,7 +1006,7 @@ impl Search<'_> {
                         next.push((
                             h,
                             score,
-                            Node {
+                            BeamNode {
                                 men: kid.men,
                                 w: kid.weights,
                                 parent: i,

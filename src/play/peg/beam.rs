@@ -49,29 +49,8 @@ pub fn beam(
     width: usize,
     end: &[HashSet<Mask>],
 ) -> Option<Vec<usize>> {
-    let n = board.cells.len();
     let bit = |h: usize| -> Mask { 1 << h };
-    let neighbours: Vec<Mask> = (0..n)
-        .map(|h| {
-            board
-                .jumps
-                .iter()
-                .filter(|j| j.from == h)
-                .fold(0, |m, j| m | bit(j.over))
-        })
-        .collect();
-    let Cell(fx, fy, _) = board.cells[finish];
-    let dist: Vec<i64> = board
-        .cells
-        .iter()
-        .map(|&Cell(x, y, _)| ((x - fx).pow(2) + (y - fy).pow(2)) as i64)
-        .collect();
-    let score = |p: Mask| -> i64 {
-        (0..n)
-            .filter(|&h| p >> h & 1 == 1)
-            .map(|h| 2 * dist[h] + if p & neighbours[h] == 0 { 4 } else { 0 })
-            .sum()
-    };
+    let score = scorer(board, finish);
     let start = super::classes::start_mask(board, vacancy);
     // levels[d]: (position, index of its parent in levels[d − 1], jump).
     let mut levels: Vec<Vec<(Mask, usize, usize)>> = vec![vec![(start, 0, 0)]];
@@ -103,7 +82,48 @@ pub fn beam(
         }
         levels.push(next.into_iter().map(|(_, q, i, j)| (q, i, j)).collect());
     }
-    let (mut pos, mut i) = (levels.last()?[0].0, 0);
+    finish_play(board, &levels, left, end)
+}
+
+/// The beam's score of a position: twice the men's squared distances to the finish plus 4
+/// for each man with no neighbour (smaller is better).
+fn scorer(board: &PegBoard, finish: usize) -> impl Fn(Mask) -> i64 {
+    let n = board.cells.len();
+    let bit = |h: usize| -> Mask { 1 << h };
+    let neighbours: Vec<Mask> = (0..n)
+        .map(|h| {
+            board
+                .jumps
+                .iter()
+                .filter(|j| j.from == h)
+                .fold(0, |m, j| m | bit(j.over))
+        })
+        .collect();
+    let Cell(fx, fy, _) = board.cells[finish];
+    let dist: Vec<i64> = board
+        .cells
+        .iter()
+        .map(|&Cell(x, y, _)| ((x - fx).pow(2) + (y - fy).pow(2)) as i64)
+        .collect();
+    move |p: Mask| -> i64 {
+        (0..n)
+            .filter(|&h| p >> h & 1 == 1)
+            .map(|h| 2 * dist[h] + if p & neighbours[h] == 0 { 4 } else { 0 })
+            .sum()
+    }
+}
+
+/// The jumps of the beam's play: back through the levels' parents from the position that met
+/// the endgame table (of `left` men), then on inside the table down to one man; None if the
+/// table has no next position (it always has one, by its construction).
+fn finish_play(
+    board: &PegBoard,
+    levels: &[Vec<(Mask, usize, usize)>],
+    mut left: usize,
+    end: &[HashSet<Mask>],
+) -> Option<Vec<usize>> {
+    let bit = |h: usize| -> Mask { 1 << h };
+    let (mut pos, mut i) = (levels.last()?.first()?.0, 0);
     let mut path = Vec::new();
     for d in (1..levels.len()).rev() {
         let (_, parent, j) = levels[d][i];
