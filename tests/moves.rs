@@ -449,3 +449,39 @@ fn cli_board_moves_triangle() {
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The paper: "only 10 moves are needed to advance the fastest 20-man army" (Conway, level 4).
+/// Over every minimum army (4 up to the mirror), the fewest is 10, proven; and the command
+/// without --from says so and writes the best play, which replays in 10 moves.
+#[test]
+fn conway_4_over_every_minimum_army_is_10_moves_proven() {
+    use solarmy::search::fewest_armies::{Limits, fewest_over_armies};
+    let lim = Limits {
+        time_limit: None,
+        tt_entries: 1_000_000,
+        probe_positions: 100_000,
+        interrupt: None,
+    };
+    let all = fewest_over_armies(Army::conway(), 4, &lim).unwrap();
+    assert_eq!(all.armies.len(), 4);
+    assert_eq!(
+        (all.best_moves, all.proven, all.lower_bound),
+        (Some(10), true, 10)
+    );
+    let (men, play) = all.best.unwrap();
+    let r = verify::replay(&Army::conway().lattice(), 4, &men, &play).unwrap();
+    assert_eq!(r.moves, 10);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, stdout, stderr) = solarmy(&[
+        "moves", "--army", "conway", "--level", "4", "--json", "--out", d,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let j: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (j["min_moves"].as_u64(), j["proven"].as_bool()),
+        (Some(10), Some(true))
+    );
+    let csv = std::path::PathBuf::from(j["play_csv"].as_str().unwrap());
+    assert_eq!(verify::count_moves(&export::read_play(&csv).unwrap()), 10);
+}

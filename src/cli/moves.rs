@@ -8,6 +8,7 @@ use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice};
 use crate::proof::verify::{self, Step};
 use crate::report::export;
+use crate::search::fewest_armies::{AllArmies, Limits, fewest_over_armies};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -28,12 +29,15 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         return crate::cli::moves_board::moves(a);
     }
     let army = a.problem.army()?;
-    let (Some(level), Some(from)) = (&a.level, &a.from) else {
+    let Some(level) = &a.level else {
         return Err(Error::usage(
-            "an army problem needs --level N and --from ARMY_CSV (a board: --model FILE --vacancy X,Y --finish X,Y)",
+            "an army problem needs --level N [--from ARMY_CSV] (a board: --model FILE --vacancy X,Y --finish X,Y)",
         ));
     };
     let level = parse_level(level)?;
+    let Some(from) = &a.from else {
+        return all_armies(a, army, level);
+    };
     // --time-limit is checked by its parser (cli::parse_seconds).
     if a.tt_entries == 0 {
         return Err(Error::usage("--tt-entries must be at least 1"));
@@ -156,4 +160,134 @@ fn write_play(
     let html = dir.join(format!("{army}-{level}-moves.html"));
     crate::files::write_atomic(&html, page.as_bytes())?;
     Ok(path)
+}
+
+/// `moves --army A --level N` without `--from`: the fewest moves over every minimum army
+/// ([`crate::search::fewest_armies`]), the best play replayed once more and written with
+/// `--out`.
+fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
+    if a.tt_entries == 0 {
+        return Err(Error::usage("--tt-entries must be at least 1"));
+    }
+    let _ = ctrlc::set_handler(|| {
+        crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let lim = Limits {
+        time_limit: a.time_limit,
+        tt_entries: a.tt_entries,
+        probe_positions: a.probe,
+        interrupt: Some(&crate::ip::solve::INTERRUPTED),
+    };
+    let out = fewest_over_armies(army, level, &lim)?;
+    let csv = match &out.best {
+        Some((men, play)) => {
+            let r = verify::replay(&army.lattice(), level, men, play)
+                .map_err(|e| format!("internal error: the best play does not replay: {e}"))?;
+            if Some(r.moves as u32) != out.best_moves {
+                return Err(
+                    String::from("internal error: the best play's move count differs").into(),
+                );
+            }
+            match &a.out {
+                Some(dir) => Some(write_all_play(dir, (army, level), men, play, out.proven)?),
+                None => None,
+            }
+        }
+        None => None,
+    };
+    print_all(a.json, &out, csv.as_deref())?;
+    let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    Ok(if out.proven {
+        0
+    } else if stopped || a.time_limit.is_some() {
+        3
+    } else {
+        0
+    })
+}
+
+/// The best play over all armies: `DIR/<army>-<level>-moves-all-play.csv` and its army and
+/// viewer page beside it; the CSV's path.
+fn write_all_play(
+    dir: &Path,
+    (army, level): (Army, i32),
+    men: &[Cell],
+    play: &[Step],
+    proven: bool,
+) -> Result<PathBuf, Error> {
+    let stem = format!("{army}-{level}-moves-all");
+    let path = dir.join(format!("{stem}-play.csv"));
+    crate::files::write_atomic(
+        &dir.join(format!("{stem}-army.csv")),
+        export::army_csv(men, 2).as_bytes(),
+    )?;
+    crate::files::write_atomic(&path, export::play_csv(play, 2).as_bytes())?;
+    let caption = format!(
+        "{army} army, level {level}: {} men, {} moves{}",
+        men.len(),
+        verify::count_moves(play),
+        if proven {
+            " (fewest over every minimum army)"
+        } else {
+            ""
+        }
+    );
+    let page = crate::report::viewer::html(army, level, men, play, &caption);
+    crate::files::write_atomic(&dir.join(format!("{stem}.html")), page.as_bytes())?;
+    Ok(path)
+}
+
+/// The answer over all armies, as JSON or as text (one line per army).
+fn print_all(json: bool, out: &AllArmies, csv: Option<&Path>) -> Result<(), Error> {
+    let positions: u64 = out.armies.iter().map(|r| r.positions).sum();
+    if json {
+        let j = serde_json::json!({
+            "army": out.army.name(),
+            "level": out.level,
+            "min_moves": out.best_moves.filter(|_| out.proven),
+            "best_moves": out.best_moves,
+            "proven": out.proven,
+            "lower_bound": out.lower_bound,
+            "count_complete": out.count_complete,
+            "reason": out.reason,
+            "positions": positions,
+            "seconds": out.seconds,
+            "armies": out.armies,
+            "play": out.best.as_ref().map(|b| &b.1),
+            "play_csv": csv.map(|p| p.display().to_string()),
+        });
+        return crate::cli::args::emitln(&j.to_string());
+    }
+    let best = out.best_moves.map_or("-".into(), |m| m.to_string());
+    let verdict = if out.proven {
+        "proven".to_string()
+    } else {
+        format!("not proven, no army in fewer than {}", out.lower_bound)
+    };
+    let mut text = format!(
+        "{} army, level {}: fewest moves over its {} minimum armies (up to symmetry): {best}, {verdict}\n",
+        out.army,
+        out.level,
+        out.armies.len()
+    );
+    for r in &out.armies {
+        text += &format!(
+            "  army {}: {} men, {} moves ({}; no fewer than {}), {} positions, {:.2} s\n",
+            r.index,
+            r.men,
+            r.best_moves.map_or("-".into(), |m| m.to_string()),
+            r.status,
+            r.lower_bound,
+            r.positions,
+            r.seconds
+        );
+    }
+    if let Some(reason) = &out.reason {
+        text += &format!("({reason})\n");
+    }
+    if let Some(p) = csv {
+        text += &format!("wrote {}\n", p.display());
+    }
+    text += &format!("{:.2} s", out.seconds);
+    crate::cli::args::emitln(&text)
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 pub const MOVES_HELP: &str = "Examples:
   solarmy moves --army conway --level 4 --from results/armies/conway-4-army.csv   # 10, proven
+  solarmy moves --army conway --level 4   # over every minimum army: 10, proven
   solarmy moves --army diagonal --level 6 --from results/armies/diagonal-6-army.csv --json
   solarmy moves --army pablito --level 6 --from results/armies/pablito-6-army.csv --time-limit 60
   solarmy moves --model models/triangle5.toml --vacancy 2,0 --finish 2,0   # a board: 9, proven
@@ -26,7 +27,7 @@ pub struct MovesArgs {
     /// Men start at distance >= level from the target (0,0) (rows y >= level for the five armies)
     #[arg(long, allow_hyphen_values = true)]
     pub level: Option<String>,
-    /// The army (CSV with header x,y)
+    /// The army (CSV with header x,y); without it, every minimum army of the entry
     #[arg(long, value_name = "ARMY_CSV")]
     pub from: Option<PathBuf>,
     /// A board problem (with --model BOARD and --finish): the one empty hole at the start
