@@ -156,11 +156,10 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
-fn directions(
-    raw: &[Vec<i32>],
-    dimension: usize,
-    point: &dyn Fn(&str, &Vec<i32>) -> Result<Point, String>,
-) -> Result<Vec<Point>, String> {
+/// Reads one point of the file (the field's name, its coordinates) in the model's dimension.
+type PointOf<'a> = &'a dyn Fn(&str, &Vec<i32>) -> Result<Point, String>;
+
+fn directions(raw: &[Vec<i32>], dimension: usize, point: PointOf) -> Result<Vec<Point>, String> {
     let mut out: Vec<Point> = Vec::new();
     for d in raw {
         let d = point("directions", d)?;
@@ -185,7 +184,7 @@ fn cells(
     raw: &RawCells,
     dimension: usize,
     target: &Point,
-    point: &dyn Fn(&str, &Vec<i32>) -> Result<Point, String>,
+    point: PointOf,
 ) -> Result<Cells, String> {
     let cells = match raw {
         RawCells::Named(s) => match s.as_str() {

@@ -145,6 +145,8 @@ pub struct RoundProof {
     pub evidence: Evidence,
 }
 
+// A proof holds one of these per round or case: boxing the large variant would save little.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Evidence {
@@ -190,6 +192,7 @@ pub struct CaseProof {
     pub outcome: CaseOutcome,
 }
 
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CaseOutcome {

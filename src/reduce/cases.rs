@@ -125,6 +125,7 @@ pub fn enumerate(
 /// As [`enumerate`], keeping at most `max_cases` cases: the enumeration stops (incomplete,
 /// [`Stop::Cases`]) when one more would be kept, so memory stays bounded far above the
 /// minimum, where profiles are astronomically many.
+#[allow(clippy::too_many_arguments)]
 pub fn enumerate_capped(
     profile: &Profile,
     men: u64,
@@ -411,8 +412,8 @@ mod tests {
     fn zero_slack_tableau_of_the_123_man_army() {
         // Figure 9e's profile (Table 5, last row) has zero slack and passes the tableau.
         let mut n = vec![0u64; 14];
-        for i in 8..=11 {
-            n[i] = 4 * i as u64 - 17;
+        for (i, n_i) in n.iter_mut().enumerate().take(12).skip(8) {
+            *n_i = 4 * i as u64 - 17;
         }
         n[12] = 28;
         n[13] = 11;
