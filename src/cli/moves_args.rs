@@ -197,18 +197,19 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
     }
 }
 
-/// The play an answer reports, replayed once more by the independent checker (`replay`):
-/// it must replay, in the number of moves the answer states.
+/// A reported play (`play`, said to take `moves` moves), replayed once more by the
+/// independent checker (`replay`): it must replay, in that number of moves.
 pub(crate) fn replayed_as_reported(
-    ans: &Answer,
+    play: Option<&[Step]>,
+    moves: Option<u32>,
     replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
 ) -> Result<(), Error> {
-    let Some(play) = &ans.play else {
+    let Some(play) = play else {
         return Ok(());
     };
     let r = replay(play)
         .map_err(|e| format!("internal error: the reported play does not replay: {e}"))?;
-    if Some(r.moves as u32) != ans.play_moves {
+    if Some(r.moves as u32) != moves {
         return Err(String::from("internal error: the reported play's move count differs").into());
     }
     Ok(())

@@ -121,7 +121,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let mut ans = moves::solve(&problem(&board, v, f), opts)?;
     // Back to the board's coordinates, and replayed once more by the independent checker.
     ans.play = ans.play.map(|p| shift_play(&p, f, 1));
-    replayed_as_reported(&ans, &replay)?;
+    replayed_as_reported(ans.play.as_deref(), ans.play_moves, &replay)?;
     report(a, &board, (v, f), &start, &ans, seed_moves)?;
     Ok(exit_code(ans.status))
 }
