@@ -16,9 +16,7 @@ use std::time::Instant;
 
 /// Runs the catalogue's moves after its verdicts (`outcomes`), and writes the files.
 pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<(), Error> {
-    let _ = ctrlc::set_handler(|| {
-        crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
+    crate::cli::args::install_interrupt_handler();
     let bar = crate::cli::args::spinner();
     let lim = fewest::Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),

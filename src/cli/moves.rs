@@ -3,7 +3,7 @@
 //! can change independently.
 
 use crate::cli::args::{Error, parse_level};
-use crate::play::moves::{self, Answer, Options, Problem, Status};
+use crate::play::moves::{self, Options, Problem, Status};
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice};
 use crate::proof::verify::{self, Step};
@@ -48,9 +48,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let lattice = army.lattice();
     let (seed, seed_note) = seed_play(a, from, &lattice, level, &men)?;
     let seed_moves = seed.as_ref().map(|p| verify::count_moves(p) as u32);
-    let _ = ctrlc::set_handler(|| {
-        crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
+    crate::cli::args::install_interrupt_handler();
     let (bar, progress) = spinner();
     let opts = Options {
         time_limit: a.time_limit,
@@ -68,7 +66,15 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         verify::replay(&lattice, level, &men, p).map_err(|e| e.to_string())
     })?;
     let csv = match (&a.out, &ans.play) {
-        (Some(dir), Some(play)) => Some(write_play(dir, (army, level), &men, play, &ans)?),
+        (Some(dir), Some(play)) => {
+            let note = if ans.status == Status::Optimal {
+                " (fewest)"
+            } else {
+                ""
+            };
+            let stem = format!("{army}-{level}-moves");
+            Some(write_play(dir, &stem, (army, level), (&men, play), note)?)
+        }
         _ => None,
     };
     if let Some(n) = &seed_note {
@@ -136,29 +142,24 @@ fn spinner() -> (Option<ProgressBar>, Option<moves::Progress>) {
     (bar, progress)
 }
 
-/// Writes the play CSV and its viewer page into `dir`; the CSV's path.
+/// Writes `DIR/<stem>-play.csv` and its viewer page `DIR/<stem>.html`, captioned with the
+/// men, the moves and `note`; the CSV's path.
 fn write_play(
     dir: &Path,
+    stem: &str,
     (army, level): (Army, i32),
-    men: &[Cell],
-    play: &[Step],
-    ans: &Answer,
+    (men, play): (&[Cell], &[Step]),
+    note: &str,
 ) -> Result<PathBuf, Error> {
-    let path = dir.join(format!("{army}-{level}-moves-play.csv"));
+    let path = dir.join(format!("{stem}-play.csv"));
     crate::files::write_atomic(&path, export::play_csv(play, 2).as_bytes())?;
-    let fewest = if ans.status == Status::Optimal {
-        " (fewest)"
-    } else {
-        ""
-    };
     let caption = format!(
-        "{army} army, level {level}: {} men, {} moves{fewest}",
+        "{army} army, level {level}: {} men, {} moves{note}",
         men.len(),
         verify::count_moves(play),
     );
     let page = crate::report::viewer::html(army, level, men, play, &caption);
-    let html = dir.join(format!("{army}-{level}-moves.html"));
-    crate::files::write_atomic(&html, page.as_bytes())?;
+    crate::files::write_atomic(&dir.join(format!("{stem}.html")), page.as_bytes())?;
     Ok(path)
 }
 
@@ -169,9 +170,7 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
     if a.tt_entries == 0 {
         return Err(Error::usage("--tt-entries must be at least 1"));
     }
-    let _ = ctrlc::set_handler(|| {
-        crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
+    crate::cli::args::install_interrupt_handler();
     let lim = Limits {
         time_limit: a.time_limit,
         tt_entries: a.tt_entries,
@@ -185,7 +184,17 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
                 verify::replay(&army.lattice(), level, men, p).map_err(|e| e.to_string())
             })?;
             match &a.out {
-                Some(dir) => Some(write_all_play(dir, (army, level), men, play, out.proven)?),
+                Some(dir) => {
+                    let stem = format!("{army}-{level}-moves-all");
+                    let army_csv = dir.join(format!("{stem}-army.csv"));
+                    crate::files::write_atomic(&army_csv, export::army_csv(men, 2).as_bytes())?;
+                    let note = if out.proven {
+                        " (fewest over every minimum army)"
+                    } else {
+                        ""
+                    };
+                    Some(write_play(dir, &stem, (army, level), (men, play), note)?)
+                }
                 None => None,
             }
         }
@@ -200,37 +209,6 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
     } else {
         0
     })
-}
-
-/// The best play over all armies: `DIR/<army>-<level>-moves-all-play.csv` and its army and
-/// viewer page beside it; the CSV's path.
-fn write_all_play(
-    dir: &Path,
-    (army, level): (Army, i32),
-    men: &[Cell],
-    play: &[Step],
-    proven: bool,
-) -> Result<PathBuf, Error> {
-    let stem = format!("{army}-{level}-moves-all");
-    let path = dir.join(format!("{stem}-play.csv"));
-    crate::files::write_atomic(
-        &dir.join(format!("{stem}-army.csv")),
-        export::army_csv(men, 2).as_bytes(),
-    )?;
-    crate::files::write_atomic(&path, export::play_csv(play, 2).as_bytes())?;
-    let caption = format!(
-        "{army} army, level {level}: {} men, {} moves{}",
-        men.len(),
-        verify::count_moves(play),
-        if proven {
-            " (fewest over every minimum army)"
-        } else {
-            ""
-        }
-    );
-    let page = crate::report::viewer::html(army, level, men, play, &caption);
-    crate::files::write_atomic(&dir.join(format!("{stem}.html")), page.as_bytes())?;
-    Ok(path)
 }
 
 /// The answer over all armies, as JSON or as text (one line per army).

@@ -100,16 +100,12 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let start: Vec<Cell> = board.cells.iter().copied().filter(|&c| c != v).collect();
     let replay = |play: &[Step]| verify::replay_board(&holes, &board.directions, &start, play, f);
     if !a.ida && board.cells.len() <= 64 {
-        let _ = ctrlc::set_handler(|| {
-            crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
+        crate::cli::args::install_interrupt_handler();
         return crate::cli::moves_levels::moves(a, &board, (v, f), &start, &replay);
     }
     let seed = seed_play(a, &board, v, f, &replay)?;
     let seed_moves = seed.as_ref().map(|p| verify::count_moves(p) as u32);
-    let _ = ctrlc::set_handler(|| {
-        crate::ip::solve::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
+    crate::cli::args::install_interrupt_handler();
     let opts = Options {
         time_limit: a.time_limit,
         tt_entries: a.tt_entries,

@@ -19,11 +19,9 @@
 //!
 //! Nothing here is trusted: every certificate returned has passed the exact check.
 
-use crate::ip::solve::INTERRUPTED;
 use crate::proof::farkas::{self, Farkas, LinearSystem};
 use highs_sys::HighsInt;
 use std::ffi::{CString, c_char, c_int, c_void};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 mod branch;
@@ -69,7 +67,7 @@ impl Highs {
     }
 }
 
-/// Stops an LP at Ctrl-C ([`INTERRUPTED`]): HiGHS then ends with status "interrupt", which
+/// Stops an LP at Ctrl-C ([`crate::ip::solve::INTERRUPTED`]): HiGHS then ends with status "interrupt", which
 /// yields no certificate (only an exactly checked Farkas certificate ever settles anything).
 unsafe extern "C" fn interrupt(
     _kind: c_int,
@@ -78,10 +76,8 @@ unsafe extern "C" fn interrupt(
     input: *mut highs_sys::HighsCallbackDataIn,
     _user: *mut c_void,
 ) {
-    if INTERRUPTED.load(Ordering::Relaxed) && !input.is_null() {
-        // SAFETY: non-null input is HiGHS's own struct for this callback.
-        unsafe { (*input).user_interrupt = 1 };
-    }
+    // SAFETY: `input` is what HiGHS passed to this callback.
+    unsafe { crate::ip::solve::pass_interrupt(input) };
 }
 
 impl Drop for Highs {

@@ -56,6 +56,17 @@ struct CallbackState {
     last: Instant,
 }
 
+/// Asks HiGHS to stop, from inside one of its callbacks, once Ctrl-C set [`INTERRUPTED`].
+///
+/// # Safety
+/// `input` is null or the input struct HiGHS passed to the callback being run.
+pub(crate) unsafe fn pass_interrupt(input: *mut highs_sys::HighsCallbackDataIn) {
+    if INTERRUPTED.load(Ordering::Relaxed) && !input.is_null() {
+        // SAFETY: by the caller's promise, a non-null input is HiGHS's own struct.
+        unsafe { (*input).user_interrupt = 1 };
+    }
+}
+
 unsafe extern "C" fn callback(
     _kind: c_int,
     _message: *const c_char,
@@ -65,10 +76,8 @@ unsafe extern "C" fn callback(
 ) {
     // SAFETY: HiGHS passes back the pointer given to Highs_setCallback, which outlives the run.
     let state = unsafe { &mut *(user as *mut CallbackState) };
-    if INTERRUPTED.load(Ordering::Relaxed) && !input.is_null() {
-        // SAFETY: non-null input is HiGHS's own struct for this callback.
-        unsafe { (*input).user_interrupt = 1 };
-    }
+    // SAFETY: `input` is what HiGHS passed to this callback.
+    unsafe { pass_interrupt(input) };
     if out.is_null() {
         return;
     }
