@@ -210,3 +210,27 @@ fn a_count_proof_checks_and_its_damage_is_named() {
     });
     assert!(e.contains("only a count's program"), "{e}");
 }
+
+/// An impossible level is an answer with its reason, for `count` and for `moves` alike; and
+/// an output folder that cannot be made is refused before any counting.
+#[test]
+fn an_impossible_level_is_answered_not_called_incomplete() {
+    let (code, out, err) = solarmy(&["count", "--army", "conway", "--level", "5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("impossible: pagoda"), "{out}");
+    assert!(!out.contains("incomplete"), "{out}");
+    let (code, out, err) = solarmy(&["moves", "--army", "conway", "--level", "9"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("level 9: impossible"), "{out}");
+    let (code, out, err) = solarmy(&[
+        "count",
+        "--army",
+        "conway",
+        "--level",
+        "4",
+        "--out",
+        "/proc/no/such",
+    ]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

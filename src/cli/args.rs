@@ -475,6 +475,14 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
         .map_err(|e| Error::failure(format!("cannot write in {}: {e}", dir.display())))
 }
 
+/// [`check_writable`] on the folder a file is to be written in, when one is given.
+pub fn check_parent_writable(file: Option<&Path>) -> Result<(), Error> {
+    match file.and_then(|f| f.parent()) {
+        Some(dir) if !dir.as_os_str().is_empty() => check_writable(dir),
+        _ => Ok(()),
+    }
+}
+
 /// Whether the problem argument names a board model (a file whose start kind is "board").
 pub fn is_board(p: &ProblemArg) -> bool {
     p.model

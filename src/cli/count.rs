@@ -45,7 +45,12 @@ pub struct CountArgs {
 pub fn run(a: &CountArgs) -> Result<u8, Error> {
     let army = a.problem.army()?;
     let level = parse_level(&a.level)?;
-    // --time-limit is checked by its parser (cli::parse_seconds).
+    // --time-limit is checked by its parser (cli::parse_seconds); the outputs before the
+    // count, so that a long count never ends unwritable.
+    if let Some(dir) = &a.out {
+        crate::cli::args::check_writable(dir)?;
+    }
+    crate::cli::args::check_parent_writable(a.proof.as_deref())?;
     let out = count::count(army, level, a.time_limit)?;
     if a.json {
         println!("{}", to_json(&out));
@@ -110,8 +115,11 @@ fn summary(out: &CountOutcome) -> String {
         };
         s += &format!("  army {}: {} men, {kind}\n", i + 1, a.cells.len());
     }
-    if let Some(why) = &out.reason {
-        s += &format!("incomplete: {why}\n");
+    // A complete count with a reason and no minimum is an impossible level: an answer.
+    match (&out.reason, out.complete && out.min_size.is_none()) {
+        (Some(why), true) => s += &format!("impossible: {why}\n"),
+        (Some(why), false) => s += &format!("incomplete: {why}\n"),
+        (None, _) => {}
     }
     s += &format!("{:.2} s\n", out.seconds);
     s

@@ -61,7 +61,11 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
             (Ok(s), true) => emitln(&json!({"file": path, "ok": true, "summary": s}).to_string())?,
             (Err(e), true) => emitln(&json!({"file": path, "ok": false, "error": e}).to_string())?,
             (Ok(s), false) => emitln(&check_line(path, s))?,
-            (Err(e), false) => eprintln!("solarmy: {}: {e}", path.display()),
+            // A read error names the file already; a failing step does not.
+            (Err(e), false) => match e.starts_with(&path.display().to_string()) {
+                true => eprintln!("solarmy: {e}"),
+                false => eprintln!("solarmy: {}: {e}", path.display()),
+            },
         }
         failed += result.is_err() as usize;
     }
@@ -111,16 +115,8 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     if let Some(dir) = &a.out {
         check_writable(dir)?;
     }
-    if let Some(dir) = a.write_model.as_ref().and_then(|f| f.parent())
-        && !dir.as_os_str().is_empty()
-    {
-        check_writable(dir)?;
-    }
-    if let Some(dir) = a.proof.as_ref().and_then(|f| f.parent())
-        && !dir.as_os_str().is_empty()
-    {
-        check_writable(dir)?;
-    }
+    crate::cli::args::check_parent_writable(a.write_model.as_deref())?;
+    crate::cli::args::check_parent_writable(a.proof.as_deref())?;
     install_interrupt_handler();
     let req = Request {
         time_limit: a.time_limit,

@@ -232,6 +232,14 @@ fn print_all(json: bool, out: &AllArmies, csv: Option<&Path>) -> Result<(), Erro
         });
         return crate::cli::args::emitln(&j.to_string());
     }
+    if out.count_complete && out.armies.is_empty() {
+        // No army reaches the level: an answer with its reason, not a search that failed.
+        let why = out.reason.as_deref().unwrap_or("no army reaches it");
+        return crate::cli::args::emitln(&format!(
+            "{} army, level {}: impossible, so no play to shorten: {why}\n{:.2} s",
+            out.army, out.level, out.seconds
+        ));
+    }
     let best = out.best_moves.map_or("-".into(), |m| m.to_string());
     let verdict = if out.proven {
         "proven".to_string()

@@ -1,7 +1,7 @@
 //! `solarmy pagoda`: the best pagoda functions of a level found by linear programming
 //! ([`crate::ip::lp_pagoda`]), what they prove, and the proof file of an impossible level.
 
-use crate::cli::args::{Error, ProblemArg, check_writable, emitln, parse_level};
+use crate::cli::args::{Error, ProblemArg, emitln, parse_level};
 use crate::ip::lp_pagoda::{self, Analysis, Found};
 use crate::proof::format::{FORMAT, Proof};
 use clap::Args;
@@ -52,11 +52,7 @@ pub fn run(a: &PagodaArgs) -> Result<u8, Error> {
     let lattice = army.lattice();
     crate::proof::lp::tail_lemma_applies(&lattice).map_err(Error::usage)?;
     lp_pagoda::radius(level, a.margin).map_err(|e| Error::usage(e.to_string()))?;
-    if let Some(dir) = a.proof.as_ref().and_then(|f| f.parent())
-        && !dir.as_os_str().is_empty()
-    {
-        check_writable(dir)?;
-    }
+    crate::cli::args::check_parent_writable(a.proof.as_deref())?;
     let t0 = std::time::Instant::now();
     let cap = (a.max_men > 0).then_some(a.max_men);
     let an = lp_pagoda::analyse(&lattice, level, a.margin, cap)?;
