@@ -52,6 +52,9 @@ enum Command {
     Pagoda(solarmy::cli::pagoda::PagodaArgs),
     /// Settle every single-vacancy to single-survivor problem of a board, up to symmetry.
     Catalog(cli::CatalogArgs),
+    /// One CBC call of `check --cbc`, in a process of its own (libcbc is not thread-safe).
+    #[command(hide = true)]
+    CbcSystem(cli::CbcSystemArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Moves(a) => solarmy::cli::moves::moves(&a),
         Command::Pagoda(a) => solarmy::cli::pagoda::run(&a),
         Command::Catalog(a) => solarmy::cli::board::catalog(&a),
+        Command::CbcSystem(a) => cli::cbc_system(&a),
         Command::Completions { shell } => cli::completions(Args::command(), shell),
         Command::Manpage => cli::manpage(Args::command()),
     })

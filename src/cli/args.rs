@@ -189,6 +189,15 @@ pub struct CatalogArgs {
     pub moves_time_limit: Option<f64>,
 }
 
+/// `solarmy cbc-system FILE [--time-limit SECS]` (hidden): one CBC call in its own process.
+#[derive(clap::Args)]
+pub struct CbcSystemArgs {
+    /// The system, as JSON
+    pub file: PathBuf,
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+}
+
 #[derive(Args, Debug)]
 #[command(after_help = CHECK_HELP)]
 pub struct CheckArgs {

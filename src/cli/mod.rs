@@ -44,6 +44,14 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
         time_limit: a.time_limit,
         jobs: a.jobs as usize,
         cbc: a.cbc,
+        // CBC in a process per call: libcbc's globals make parallel calls in one process
+        // unsafe, and a crash then costs one verdict, not the check.
+        cbc_process: match a.cbc {
+            true => Some(std::env::current_exe().map_err(|e| {
+                Error::failure(format!("cannot find this executable to run CBC in: {e}"))
+            })?),
+            false => None,
+        },
         cbc_record: match &a.cbc_record {
             Some(p) => Some(std::sync::Arc::new(
                 crate::proof::check::Record::open(p)
@@ -783,4 +791,16 @@ pub fn finish(result: Result<u8, Error>) -> std::process::ExitCode {
             std::process::ExitCode::from(e.code)
         }
     }
+}
+
+/// `solarmy cbc-system FILE`: CBC's opinion of one system (JSON, as `check --cbc` writes it),
+/// printed as one JSON object. The child process of [`crate::proof::resolve::cbc_in_process`].
+pub fn cbc_system(a: &CbcSystemArgs) -> Result<u8, Error> {
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| Error::failure(format!("{}: {e}", a.file.display())))?;
+    let sys: crate::proof::farkas::LinearSystem = serde_json::from_str(&text)
+        .map_err(|e| Error::failure(format!("{}: not a system: {e}", a.file.display())))?;
+    let opinion = crate::proof::resolve::cbc(&sys, a.time_limit);
+    emitln(&serde_json::to_string(&opinion).map_err(|e| Error::failure(e.to_string()))?)?;
+    Ok(0)
 }

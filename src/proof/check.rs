@@ -46,6 +46,10 @@ pub struct Options {
     /// CBC's verdicts kept across runs: systems it already proved infeasible are not solved
     /// again ([`deferred::Record`]).
     pub cbc_record: Option<std::sync::Arc<Record>>,
+    /// Run each CBC call in its own process of this executable (`solarmy cbc-system`), so
+    /// that `jobs` CBC calls can run at once: libcbc is not thread-safe, and in one
+    /// process its calls are serialised. None: in this process, one at a time.
+    pub cbc_process: Option<std::path::PathBuf>,
 }
 
 struct Checker<'a> {
@@ -593,12 +597,19 @@ impl Checker<'_> {
     /// Makes the queued solver calls; fails with the first failing one, by step.
     fn resolve_deferred(&mut self) -> Result<(), CheckError> {
         let record = self.opts.cbc_record.as_deref();
-        let cbc = deferred::solve(&self.deferred, self.opts.jobs, self.opts.time_limit, record)
-            .map_err(|(step, context, message)| CheckError {
+        let how = deferred::How {
+            jobs: self.opts.jobs,
+            time_limit: self.opts.time_limit,
+            record,
+            cbc_process: self.opts.cbc_process.as_deref(),
+        };
+        let cbc = deferred::solve(&self.deferred, &how).map_err(|(step, context, message)| {
+            CheckError {
                 step,
                 context,
                 message,
-            })?;
+            }
+        })?;
         if self.opts.cbc {
             self.summary.cbc = Some(cbc.unwrap_or_default());
         }

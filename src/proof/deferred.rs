@@ -12,7 +12,7 @@
 //! said, never evidence; the proof's own steps do not read it.
 
 use super::farkas::LinearSystem;
-use super::resolve::{Resolved, cbc, resolve};
+use super::resolve::{Resolved, cbc, cbc_in_process, resolve};
 use super::summary::CbcSummary;
 use std::collections::HashSet;
 use std::io::Write;
@@ -52,15 +52,22 @@ struct Answer {
 /// A failing call: its step, context and message.
 pub type Failure = (usize, String, String);
 
-/// Solves every call, `jobs` at a time, each solver at most `time_limit` seconds. Err names
-/// the first failing call by step; Ok carries CBC's summary when any call went to CBC.
-pub fn solve(
-    calls: &[Call],
-    jobs: usize,
-    time_limit: Option<f64>,
-    record: Option<&Record>,
-) -> Result<Option<CbcSummary>, Failure> {
-    let answers = run(calls, jobs, time_limit, record);
+/// How the calls are made.
+pub struct How<'a> {
+    /// Calls at once (0: one per core).
+    pub jobs: usize,
+    /// Seconds for each solver call.
+    pub time_limit: Option<f64>,
+    pub record: Option<&'a Record>,
+    /// The executable whose `cbc-system` runs one CBC call in a process of its own; None:
+    /// CBC in this process (serialised by `coin_cbc`'s lock).
+    pub cbc_process: Option<&'a Path>,
+}
+
+/// Solves every call, `how.jobs` at a time. Err names the first failing call by step; Ok
+/// carries CBC's summary when any call went to CBC.
+pub fn solve(calls: &[Call], how: &How) -> Result<Option<CbcSummary>, Failure> {
+    let answers = run(calls, how);
     let mut order: Vec<usize> = (0..calls.len()).collect();
     order.sort_by_key(|&i| calls[i].step);
     for &i in &order {
@@ -117,13 +124,8 @@ fn cbc_summary(calls: &[Call], answers: &[Answer]) -> Option<CbcSummary> {
 }
 
 /// The answers, in the order of `calls`; the work goes out longest first.
-fn run(
-    calls: &[Call],
-    jobs: usize,
-    time_limit: Option<f64>,
-    record: Option<&Record>,
-) -> Vec<Answer> {
-    let jobs = match jobs {
+fn run(calls: &[Call], how: &How) -> Vec<Answer> {
+    let jobs = match how.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
@@ -145,7 +147,7 @@ fn run(
         for _ in 0..jobs.min(calls.len()) {
             scope.spawn(|| {
                 while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let a = answer(&calls[i], time_limit, record);
+                    let a = answer(&calls[i], how);
                     *answers[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(a);
                 }
             });
@@ -165,7 +167,8 @@ fn run(
         .collect()
 }
 
-fn answer(call: &Call, time_limit: Option<f64>, record: Option<&Record>) -> Answer {
+fn answer(call: &Call, how: &How) -> Answer {
+    let record = how.record;
     // Only CBC's calls are recorded, and only when there is a record to read and extend.
     let print = record
         .filter(|_| call.solver == Solver::Cbc)
@@ -179,14 +182,15 @@ fn answer(call: &Call, time_limit: Option<f64>, record: Option<&Record>) -> Answ
             seconds: 0.0,
         };
     }
-    let a = solve_one(call, time_limit);
+    let a = solve_one(call, how);
     if let (Some(r), Some(f)) = (record, print) {
         r.append(&f, &a);
     }
     a
 }
 
-fn solve_one(call: &Call, time_limit: Option<f64>) -> Answer {
+fn solve_one(call: &Call, how: &How) -> Answer {
+    let time_limit = how.time_limit;
     match call.solver {
         Solver::Highs => {
             let t = Instant::now();
@@ -198,7 +202,10 @@ fn solve_one(call: &Call, time_limit: Option<f64>) -> Answer {
             }
         }
         Solver::Cbc => {
-            let o = cbc(&call.sys, time_limit);
+            let o = match how.cbc_process {
+                Some(exe) => cbc_in_process(exe, &call.sys, time_limit),
+                None => cbc(&call.sys, time_limit),
+            };
             Answer {
                 verdict: o.verdict,
                 note: o.note,

@@ -34,8 +34,9 @@ pub struct Row {
     pub hi: Option<i64>,
 }
 
-/// Integer columns with box bounds, and rows over them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Integer columns with box bounds, and rows over them (JSON: how `check --cbc` hands one
+/// to CBC in a process of its own).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LinearSystem {
     /// (lower, upper) bound of each column; upper None is +∞.
     pub cols: Vec<(i64, Option<i64>)>,
