@@ -413,7 +413,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// The number of cores, the default of `--jobs`.
-fn default_jobs() -> u16 {
+pub fn default_jobs() -> u16 {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(1024) as u16)
 }
 

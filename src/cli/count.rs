@@ -29,6 +29,10 @@ pub struct CountArgs {
     /// Stop after this many seconds; the count is then reported as a lower bound
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub time_limit: Option<f64>,
+    /// Cases of a split round solved at once while proving the minimum, each HiGHS on its own
+    /// thread (default: the cores)
+    #[arg(long, value_name = "N", default_value_t = crate::cli::args::default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
     /// One JSON object on stdout
     #[arg(long)]
     pub json: bool,
@@ -51,7 +55,7 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
         crate::cli::args::check_writable(dir)?;
     }
     crate::cli::args::check_parent_writable(a.proof.as_deref())?;
-    let out = count::count(army, level, a.time_limit)?;
+    let out = count::count_on(army, level, a.time_limit, a.jobs as usize)?;
     if a.json {
         println!("{}", to_json(&out));
     } else {

@@ -75,11 +75,22 @@ pub struct CountOutcome {
 
 /// Counts the minimum armies of `army` at `level`.
 pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOutcome, Error> {
+    count_on(army, level, time_limit, 1)
+}
+
+/// [`count`], proving the minimum with `jobs` cases of a split round at once.
+pub fn count_on(
+    army: Army,
+    level: i32,
+    time_limit: Option<f64>,
+    jobs: usize,
+) -> Result<CountOutcome, Error> {
     let t0 = Instant::now();
     let remaining = || time_limit.map(|t| (t - t0.elapsed().as_secs_f64()).max(0.0));
     let found = minimum::find_minimum(&Request {
         time_limit,
         direct_budget: Some(30.0),
+        jobs,
         ..Request::new(army, level)
     })?;
     let mut out = CountOutcome {
