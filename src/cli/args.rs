@@ -11,7 +11,15 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Exit codes, for `--help` and the README.
-pub const EXIT_CODES: &str = "Exit codes: 0 answered (optimal, impossible, legal), 1 failure (an input file unreadable \
+pub const EXIT_CODES: &str = "Start here:
+  solarmy solve --army conway --level 4 --out armies --proof conway-4.json
+                                 # 20 men: the army, its play, pictures, a viewer page
+  solarmy check conway-4.json    # re-verify that proof with the separate checker
+  solarmy bounds                 # what the pagoda functions alone say, level by level
+  solarmy catalog --model models/english.toml   # every problem of the 33-hole board
+Each command's --help has examples; README.md has the mathematics and the results.
+
+Exit codes: 0 answered (optimal, impossible, legal), 1 failure (an input file unreadable \
 or malformed, an illegal play, a file that cannot be written, a solver error), 2 bad command line \
 (unknown option or army, a number out of range), 3 stopped early by --time-limit or Ctrl-C \
 (what was found is still reported).";
