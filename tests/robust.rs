@@ -138,6 +138,34 @@ fn a_closed_pipe_is_a_quiet_exit_and_a_full_disk_one_line() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    // The commands that report line by line (they once panicked on a closed pipe).
+    let triangle = concat!(env!("CARGO_MANIFEST_DIR"), "/models/triangle5.toml");
+    for args in [
+        &["count", "--army", "conway", "--level", "3"][..],
+        &["moves", "--army", "conway", "--level", "3"],
+        &[
+            "moves",
+            "--model",
+            triangle,
+            "--vacancy",
+            "0,0",
+            "--finish",
+            "0,0",
+        ],
+        &["bounds"],
+    ] {
+        let mut child = bin()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
 
     let full = std::fs::OpenOptions::new()
         .write(true)

@@ -397,6 +397,37 @@ pub fn emit(text: &str) -> Result<(), Error> {
         })
 }
 
+/// Set once standard output is found closed (`solarmy … | head`) or unwritable: later
+/// output is dropped, and the run goes on, so that its files are still written.
+static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Prints `text` for commands that report as they go ([`crate::out`], [`crate::outln`]):
+/// unlike `print!`, a closed pipe is no panic. Any other write error is said once on stderr.
+pub fn out(text: &str) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if STDOUT_GONE.load(Relaxed) {
+        return;
+    }
+    if let Err(e) = emit(text) {
+        STDOUT_GONE.store(true, Relaxed);
+        if !e.message.is_empty() {
+            eprintln!("solarmy: {}", e.message);
+        }
+    }
+}
+
+/// `print!` through [`out`]: a closed standard output is no panic.
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::args::out(&format!($($t)*)) };
+}
+
+/// `println!` through [`out`]: a closed standard output is no panic.
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::cli::args::out(&format!("{}\n", format_args!($($t)*))) };
+}
+
 /// [`emit`] with a newline.
 pub fn emitln(text: &str) -> Result<(), Error> {
     emit(&format!("{text}\n"))

@@ -49,11 +49,11 @@ pub fn moves(
     };
     let j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
     if a.json {
-        println!("{j}");
+        crate::outln!("{j}");
     } else {
         print_answer(board, (v, f), start.len(), &s, built);
         if let Some(p) = csv {
-            println!("wrote {}", p.display());
+            crate::outln!("wrote {}", p.display());
         }
     }
     Ok(0)
@@ -105,21 +105,25 @@ fn per_level(s: &Solved) -> Vec<u64> {
 }
 
 fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, built: u64) {
-    println!(
+    crate::outln!(
         "board {}  vacancy ({},{})  finish ({},{})  {men} men",
-        board.name, v.0, v.1, f.0, f.1
+        board.name,
+        v.0,
+        v.1,
+        f.0,
+        f.1
     );
     match s.min_moves {
-        Some(m) => println!(
+        Some(m) => crate::outln!(
             "minimum {m} moves, proven: the exact search by levels examined every position on every play"
         ),
-        None => println!("impossible: no play reaches the finish (proven)"),
+        None => crate::outln!("impossible: no play reaches the finish (proven)"),
     }
-    println!(
+    crate::outln!(
         "positions: {built} in the forward and backward levels; on some play, by jumps made: {:?}",
         s.on_plays
     );
-    println!(
+    crate::outln!(
         "positions on some play per level (fewest moves from the start; up to {} symmetries):",
         s.symmetry
     );
@@ -130,20 +134,20 @@ fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, 
             .filter(|&(_, &n)| n > 0)
             .map(|(t, n)| format!("{t}:{n}"))
             .collect();
-        println!(
+        crate::outln!(
             "  level {d}: {} (by shortest play through it: {})",
             row.iter().sum::<u64>(),
             cols.join(" ")
         );
     }
     if let Some(play) = &s.play {
-        println!(
+        crate::outln!(
             "play verified: {} jumps in {} moves",
             play.len(),
             verify::count_moves(play)
         );
     }
-    println!("{:.2} s", s.seconds);
+    crate::outln!("{:.2} s", s.seconds);
 }
 
 /// Writes a board play and, beside it, its start position (so that `verify --model
