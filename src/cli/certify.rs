@@ -113,6 +113,8 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
 
 pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
     let mut proof = Proof::read(&a.proof)?;
+    // Before the certificate search, which can take hours: never end with it unwritable.
+    crate::cli::args::check_parent_writable(Some(a.out.as_ref().unwrap_or(&a.proof)))?;
     let army: Result<Army, String> = match &proof.model {
         Some(text) => Army::parse(text),
         None => proof.army.parse(),
