@@ -52,6 +52,7 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
             })?),
             false => None,
         },
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         cbc_record: match &a.cbc_record {
             Some(p) => Some(std::sync::Arc::new(
                 crate::proof::check::Record::open(p)

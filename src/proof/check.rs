@@ -50,6 +50,8 @@ pub struct Options {
     /// that `jobs` CBC calls can run at once: libcbc is not thread-safe, and in one
     /// process its calls are serialised. None: in this process, one at a time.
     pub cbc_process: Option<std::path::PathBuf>,
+    /// Show the solver calls' progress on stderr.
+    pub progress: bool,
 }
 
 struct Checker<'a> {
@@ -602,6 +604,7 @@ impl Checker<'_> {
             time_limit: self.opts.time_limit,
             record,
             cbc_process: self.opts.cbc_process.as_deref(),
+            progress: self.opts.progress,
         };
         let cbc = deferred::solve(&self.deferred, &how).map_err(|(step, context, message)| {
             CheckError {

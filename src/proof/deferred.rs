@@ -62,6 +62,24 @@ pub struct How<'a> {
     /// The executable whose `cbc-system` runs one CBC call in a process of its own; None:
     /// CBC in this process (serialised by `coin_cbc`'s lock).
     pub cbc_process: Option<&'a Path>,
+    /// A progress bar on stderr (calls done of all, the last verdict): a CBC check can
+    /// take hours.
+    pub progress: bool,
+}
+
+/// The bar of [`How::progress`], or a hidden one.
+fn bar(how: &How, calls: &[Call]) -> indicatif::ProgressBar {
+    if !how.progress || calls.is_empty() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(calls.len() as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} solver calls {pos}/{len} {wide_msg}",
+    ) {
+        pb.set_style(style);
+    }
+    pb.enable_steady_tick(std::time::Duration::from_secs(1));
+    pb
 }
 
 /// Solves every call, `how.jobs` at a time. Err names the first failing call by step; Ok
@@ -141,6 +159,7 @@ fn run(calls: &[Call], how: &How) -> Vec<Answer> {
                 Solver::Cbc => ca.priority.total_cmp(&cb.priority),
             })
     });
+    let pb = bar(how, calls);
     let next = AtomicUsize::new(0);
     let answers: Vec<Mutex<Option<Answer>>> = calls.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
@@ -148,11 +167,17 @@ fn run(calls: &[Call], how: &How) -> Vec<Answer> {
             scope.spawn(|| {
                 while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let a = answer(&calls[i], how);
+                    pb.set_message(format!(
+                        "(step {}: {:?} {:?}, {:.0} s)",
+                        calls[i].step, calls[i].solver, a.verdict, a.seconds
+                    ));
+                    pb.inc(1);
                     *answers[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(a);
                 }
             });
         }
     });
+    pb.finish_and_clear();
     answers
         .into_iter()
         .map(|m| {
