@@ -231,7 +231,7 @@ struct Stated<'a> {
 
 /// The most positions one level of the pruned search may hold (8 bytes each; building a
 /// level takes a few times that, and two sides' last levels are held at the end).
-pub const MAX_LEVEL: usize = 250_000_000;
+pub const MAX_LEVEL: usize = 150_000_000;
 
 /// Each pagoda names holes, once each, and no jump increases it.
 fn pagodas(
