@@ -176,6 +176,12 @@ fn pruned_proofs_check_and_every_damage_is_named() {
         }
     });
     assert!(e.contains("not a hole"), "{e}");
+    let e = damaged(&p, |v| {
+        if let BoardVerdict::Exhausted { pagodas, .. } = v {
+            pagodas[0][0].1 = i64::MAX;
+        }
+    });
+    assert!(e.contains("beyond"), "{e}");
 }
 
 /// A claim on a solvable problem, its counts the true ones, is refused: the sides meet.

@@ -233,7 +233,10 @@ struct Stated<'a> {
 /// level takes a few times that, and two sides' last levels are held at the end).
 pub const MAX_LEVEL: usize = 150_000_000;
 
-/// Each pagoda names holes, once each, and no jump increases it.
+/// The largest weight a stated pagoda may give a hole.
+pub const PAGODA_WEIGHT: i64 = 1 << 40;
+
+/// Each pagoda names holes, once each, its weights bounded, and no jump increases it.
 fn pagodas(
     c: &mut Checker,
     board: &Board,
@@ -251,6 +254,11 @@ fn pagodas(
                 "pagoda {i} names {:?}, not a hole or named twice",
                 bad.unwrap().0
             )
+        })?;
+        // Bounded so that no sum over 64 holes can overflow.
+        let big = p.iter().find(|(_, x)| x.abs() > PAGODA_WEIGHT);
+        c.expect(big.is_none(), || {
+            format!("pagoda {i} weighs {:?} beyond ±{PAGODA_WEIGHT}", big.unwrap())
         })?;
         for &(cell, x) in p {
             w[board.hole(cell).unwrap_or(0)] = x;
