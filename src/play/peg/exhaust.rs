@@ -112,29 +112,57 @@ pub fn exhaust(board: &PegBoard, v: usize, f: usize, ahead: usize, max_level: us
         log: None,
     };
     let start = (0..n).filter(|&h| h != v).fold(0u64, |m, h| m | 1 << h);
+    // First each side alone within a small limit (depth 0: all backward; N: all forward),
+    // since one side often dies out within a few levels; then the two sides meeting.
+    let small = Space {
+        max_level: max_level.min(PROBE_LEVEL),
+        ..space
+    };
+    for depth in [0, n - 2] {
+        if let Outcome::Counts {
+            forward,
+            backward,
+            shared: 0,
+        } = levels::meet(&small, start, depth)
+        {
+            return Exhaustion::NoPlay(pruned(board, &pagodas, perms.len(), forward, backward));
+        }
+    }
     let depth = (n - 2).div_ceil(2) + ahead;
     match levels::meet(&space, start, depth) {
         Outcome::Counts { shared, .. } if shared > 0 => Exhaustion::Reached,
         Outcome::Counts {
             forward, backward, ..
-        } => Exhaustion::NoPlay(Pruned {
-            pagodas: pagodas
-                .iter()
-                .map(|p| {
-                    (0..n)
-                        .filter(|&h| p[h] != 0)
-                        .map(|h| (board.cells[h], p[h]))
-                        .collect()
-                })
-                .collect(),
-            symmetries: perms.len(),
-            forward,
-            backward,
-        }),
+        } => Exhaustion::NoPlay(pruned(board, &pagodas, perms.len(), forward, backward)),
         Outcome::TooMany(fwd, j) => Exhaustion::TooMany(format!(
             "the pruned search's {} level {j} holds more than {max_level} positions",
             if fwd { "forward" } else { "backward" }
         )),
+    }
+}
+
+/// The most positions a level may hold in the one-sided tries before the meeting.
+const PROBE_LEVEL: usize = 2_000_000;
+
+/// The proof's content: the pagodas by cell (zero weights left out) and the counts.
+fn pruned(
+    board: &PegBoard,
+    pagodas: &[Vec<i64>],
+    symmetries: usize,
+    forward: Vec<u64>,
+    backward: Vec<u64>,
+) -> Pruned {
+    let cells = |p: &Vec<i64>| {
+        (0..p.len())
+            .filter(|&h| p[h] != 0)
+            .map(|h| (board.cells[h], p[h]))
+            .collect()
+    };
+    Pruned {
+        pagodas: pagodas.iter().map(cells).collect(),
+        symmetries,
+        forward,
+        backward,
     }
 }
 
