@@ -104,26 +104,67 @@ fn pruned_exhaustion_agrees_with_the_plain_search() {
     }
 }
 
-/// A pruned proof of an unsolvable problem (the first the pruned search settles with both
-/// sides).
+/// The counts of the meeting at `depth` (the checker's own search, as the prover uses it).
+fn met(b: &PegBoard, v: Cell, f: Cell, depth: usize) -> (usize, Vec<u64>, Vec<u64>, u64) {
+    use solarmy::proof::levels::{Outcome as Met, Space, meet};
+    let (vi, fi) = (b.index[&v], b.index[&f]);
+    let n = b.cells.len();
+    let jumps: Vec<_> = b.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
+    let perms = exhaust::group(b, fi);
+    let pagodas = exhaust::candidates(b);
+    let space = Space {
+        n,
+        jumps: &jumps,
+        perms: &perms,
+        pagodas: &pagodas,
+        finish: fi,
+        max_level: 10_000_000,
+        log: None,
+    };
+    let start = (0..n).filter(|&h| h != vi).fold(0u64, |m, h| m | 1 << h);
+    let Met::Counts {
+        forward,
+        backward,
+        shared,
+    } = meet(&space, start, depth)
+    else {
+        panic!("too many positions")
+    };
+    (perms.len(), forward, backward, shared)
+}
+
+/// A pruned proof of an unsolvable problem whose sides meet half way (the prover settles it
+/// from one side; the checker takes any depth).
 fn pruned_proof(b: &PegBoard) -> Proof {
-    for (v, f) in b.problems() {
-        let (vi, fi) = (b.index[&v], b.index[&f]);
-        if let Exhaustion::NoPlay(p) = exhaust::exhaust(b, vi, fi, 0, 10_000_000)
-            && !p.backward.is_empty()
-        {
-            let o = Outcome {
-                vacancy: v,
-                finish: f,
-                verdict: Verdict::Pruned(p),
-                ips: 0,
-                cuts: 0,
-                seconds: 0.0,
-            };
-            return settle::proof(b, &o).unwrap();
-        }
-    }
-    panic!("no problem settled by the pruned search with a backward side");
+    let (v, f) = (Cell::xy(-2, -2), Cell::xy(-2, -2));
+    let (vi, fi) = (b.index[&v], b.index[&f]);
+    assert!(!plain(b, vi).contains(&fi), "the problem is not solvable");
+    let Exhaustion::NoPlay(mut p) = exhaust::exhaust(b, vi, fi, 0, 10_000_000) else {
+        panic!("the pruned search settles it")
+    };
+    // The prover's own proof (one side dies out within its small limit) checks too.
+    let one = Outcome {
+        vacancy: v,
+        finish: f,
+        verdict: Verdict::Pruned(p.clone()),
+        ips: 0,
+        cuts: 0,
+        seconds: 0.0,
+    };
+    check(&settle::proof(b, &one).unwrap(), &Options::default()).unwrap();
+    let (_, forward, backward, shared) = met(b, v, f, 12);
+    assert_eq!(shared, 0);
+    assert!(forward.len() > 3 && backward.len() > 3);
+    (p.forward, p.backward) = (forward, backward);
+    let o = Outcome {
+        vacancy: v,
+        finish: f,
+        verdict: Verdict::Pruned(p),
+        ips: 0,
+        cuts: 0,
+        seconds: 0.0,
+    };
+    settle::proof(b, &o).unwrap()
 }
 
 fn damaged(p: &Proof, damage: impl FnOnce(&mut BoardVerdict)) -> String {
@@ -187,46 +228,26 @@ fn pruned_proofs_check_and_every_damage_is_named() {
 /// A claim on a solvable problem, its counts the true ones, is refused: the sides meet.
 #[test]
 fn a_pruned_claim_on_a_solvable_problem_is_refused() {
-    use solarmy::proof::levels::{Outcome as Met, Space, meet};
     let b = square();
     let mut q = pruned_proof(&b);
     let (v, f) = (Cell::xy(-2, 0), Cell::xy(-1, 0));
-    let (vi, fi) = (b.index[&v], b.index[&f]);
-    assert!(plain(&b, vi).contains(&fi), "the problem is solvable");
-    let n = b.cells.len();
-    let jumps: Vec<_> = b.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
-    let perms = exhaust::group(&b, fi);
-    let pagodas = exhaust::candidates(&b);
-    let space = Space {
-        n,
-        jumps: &jumps,
-        perms: &perms,
-        pagodas: &pagodas,
-        finish: fi,
-        max_level: 10_000_000,
-        log: None,
-    };
-    let start = (0..n).filter(|&h| h != vi).fold(0u64, |m, h| m | 1 << h);
-    let Met::Counts {
-        forward: fw,
-        backward: bw,
-        shared,
-    } = meet(&space, start, 12)
-    else {
-        panic!()
-    };
+    assert!(
+        plain(&b, b.index[&v]).contains(&b.index[&f]),
+        "the problem is solvable"
+    );
+    let (symmetries, fw, bw, shared) = met(&b, v, f, 12);
     assert!(shared > 0);
     if let Claim::Board(c) = &mut q.claim {
         c.vacancy = v;
         c.finish = f;
         if let BoardVerdict::Exhausted {
-            symmetries,
+            symmetries: s,
             forward,
             backward,
             ..
         } = &mut c.verdict
         {
-            (*symmetries, *forward, *backward) = (perms.len(), fw, bw);
+            (*s, *forward, *backward) = (symmetries, fw, bw);
         }
     }
     let e = check(&q, &Options::default())
