@@ -258,7 +258,10 @@ fn pagodas(
         // Bounded so that no sum over 64 holes can overflow.
         let big = p.iter().find(|(_, x)| x.abs() > PAGODA_WEIGHT);
         c.expect(big.is_none(), || {
-            format!("pagoda {i} weighs {:?} beyond ±{PAGODA_WEIGHT}", big.unwrap())
+            format!(
+                "pagoda {i} weighs {:?} beyond ±{PAGODA_WEIGHT}",
+                big.unwrap()
+            )
         })?;
         for &(cell, x) in p {
             w[board.hole(cell).unwrap_or(0)] = x;
