@@ -212,7 +212,7 @@ fn write_files(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<(), Error> {
 fn catalog_summary(board: &PegBoard, outcomes: &[Outcome], seconds: f64) -> String {
     let count = |r: &str| outcomes.iter().filter(|o| o.verdict.reason() == r).count();
     format!(
-        "{}: {} holes, {} symmetries, {} problems up to symmetry: {} solvable; not solvable: {} by position class, {} by resource count, {} by integer program, {} by exhaustive search; {} undecided ({:.1} s)",
+        "{}: {} holes, {} symmetries, {} problems up to symmetry: {} solvable; not solvable: {} by position class, {} by resource count, {} by integer program, {} by exhaustive search, {} by pruned search; {} undecided ({:.1} s)",
         board.name,
         board.cells.len(),
         board.symmetries.len(),
@@ -222,6 +222,7 @@ fn catalog_summary(board: &PegBoard, outcomes: &[Outcome], seconds: f64) -> Stri
         count("resource count"),
         count("integer program"),
         count("exhaustive search"),
+        count("pruned search"),
         count("undecided"),
         seconds
     )

@@ -127,6 +127,20 @@ pub enum BoardVerdict {
     /// start, and the finish alone is not one of them (the checker enumerates them again,
     /// up to its limit).
     Unreachable { positions: u64 },
+    /// Not solvable by a pruned exhaustion that meets in the middle (the checker runs it
+    /// again, [`crate::proof::levels`]). Each pagoda (weights on holes, unlisted holes 0)
+    /// satisfies p(to) <= p(from) + p(over) for every jump, so it never increases in play.
+    /// Positions are kept up to the board's symmetries fixing the finish (`symmetries` of
+    /// them). `forward[j]`: positions j jumps after the start not pruned (p lower than on the
+    /// finish alone); `backward[k]`: positions k jumps before the finish alone not pruned (p
+    /// higher than on every image of the start); the last forward and backward levels share
+    /// no position, or the forward side dies out (its last count 0, no backward side).
+    Exhausted {
+        pagodas: Vec<Vec<(Cell, i64)>>,
+        symmetries: usize,
+        forward: Vec<u64>,
+        backward: Vec<u64>,
+    },
 }
 
 /// An army and its play, in the coordinates of the CSV files.

@@ -20,6 +20,7 @@ mod deferred;
 pub mod farkas;
 pub mod format;
 pub mod ip;
+pub mod levels;
 pub mod lp;
 pub mod peg;
 pub mod profiles;

@@ -67,6 +67,45 @@ impl Board {
         self.holes.binary_search(&c).ok()
     }
 
+    /// Every symmetry of the board as a permutation of the holes: the maps c ↦ M·c + t with
+    /// M an integer matrix of entries −1, 0, 1 and determinant ±1 (the square and the
+    /// triangular lattices' isometries among them) that map the holes onto the holes and the
+    /// directions onto the directions, so that they map jumps to jumps.
+    fn symmetries(&self) -> Vec<Vec<usize>> {
+        let dirs: BTreeSet<Cell> = self.directions.iter().copied().collect();
+        let mut out = Vec::new();
+        let entries = [-1i32, 0, 1];
+        for a in entries {
+            for b in entries {
+                for cc in entries {
+                    for d in entries {
+                        if (a * d - b * cc).abs() != 1 {
+                            continue;
+                        }
+                        let map = |c: Cell| Cell::xy(a * c.0 + b * c.1, cc * c.0 + d * c.1);
+                        if let Some(perm) = self.permutation(map, &dirs) {
+                            out.push(perm);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The holes' permutation of a linear map followed by the translation that takes the
+    /// least image to the least hole, if it maps holes onto holes and directions onto
+    /// directions.
+    fn permutation(&self, map: impl Fn(Cell) -> Cell, dirs: &BTreeSet<Cell>) -> Option<Vec<usize>> {
+        let image: BTreeSet<Cell> = self.holes.iter().map(|&c| map(c)).collect();
+        let t = *self.holes.first()? - *image.first()?;
+        let turned: BTreeSet<Cell> = self.directions.iter().map(|&d| map(d)).collect();
+        if turned != *dirs {
+            return None;
+        }
+        self.holes.iter().map(|&c| self.hole(map(c) + t)).collect()
+    }
+
     /// The jump program from every hole but `v` to one man on `f`.
     fn system(&self, v: usize, f: usize) -> LinearSystem {
         let n = self.holes.len();
@@ -182,6 +221,141 @@ fn unreachable(
     })
 }
 
+/// What an [`BoardVerdict::Exhausted`] claim states.
+struct Stated<'a> {
+    pagodas: &'a [Vec<(Cell, i64)>],
+    symmetries: usize,
+    forward: &'a [u64],
+    backward: &'a [u64],
+}
+
+/// The most positions one level of the pruned search may hold (8 bytes each; building a
+/// level takes a few times that, and two sides' last levels are held at the end).
+pub const MAX_LEVEL: usize = 150_000_000;
+
+/// The largest weight a stated pagoda may give a hole.
+pub const PAGODA_WEIGHT: i64 = 1 << 40;
+
+/// Each pagoda names holes, once each, its weights bounded, and no jump increases it.
+fn pagodas(
+    c: &mut Checker,
+    board: &Board,
+    stated: &[Vec<(Cell, i64)>],
+) -> Result<Vec<Vec<i64>>, CheckError> {
+    let mut out = Vec::new();
+    for (i, p) in stated.iter().enumerate() {
+        let mut w = vec![0i64; board.holes.len()];
+        let mut seen = HashSet::new();
+        let bad = p
+            .iter()
+            .find(|(cell, _)| board.hole(*cell).is_none() || !seen.insert(*cell));
+        c.expect(bad.is_none(), || {
+            format!(
+                "pagoda {i} names {:?}, not a hole or named twice",
+                bad.unwrap().0
+            )
+        })?;
+        // Bounded so that no sum over 64 holes can overflow.
+        let big = p.iter().find(|(_, x)| x.abs() > PAGODA_WEIGHT);
+        c.expect(big.is_none(), || {
+            format!(
+                "pagoda {i} weighs {:?} beyond ±{PAGODA_WEIGHT}",
+                big.unwrap()
+            )
+        })?;
+        for &(cell, x) in p {
+            w[board.hole(cell).unwrap_or(0)] = x;
+        }
+        let up = board
+            .jumps
+            .iter()
+            .find(|&&(a, b, cc)| w[cc] > w[a].saturating_add(w[b]));
+        c.expect(up.is_none(), || {
+            let (a, b, cc) = up.unwrap();
+            let h = |i: usize| board.holes[i];
+            format!(
+                "pagoda {i} increases on the jump {:?} over {:?} into {:?}",
+                h(*a),
+                h(*b),
+                h(*cc)
+            )
+        })?;
+        out.push(w);
+    }
+    Ok(out)
+}
+
+/// The pruned exhaustion: pagodas verified, the group recomputed, both sides searched again
+/// by [`super::levels::meet`], every level's count compared, and no position shared.
+fn exhausted(
+    c: &mut Checker,
+    board: &Board,
+    v: usize,
+    f: usize,
+    stated: &Stated,
+) -> Result<(), CheckError> {
+    c.context = format!(
+        "{}, pruned exhaustive search",
+        c.context.split(',').next().unwrap_or("")
+    );
+    let n = board.holes.len();
+    c.expect(n <= 64, || "more than 64 holes".into())?;
+    let weights = pagodas(c, board, stated.pagodas)?;
+    let group: Vec<Vec<usize>> = board
+        .symmetries()
+        .into_iter()
+        .filter(|g| g[f] == f)
+        .collect();
+    c.expect(group.len() == stated.symmetries, || {
+        format!(
+            "{} symmetries fix the finish, stated {}",
+            group.len(),
+            stated.symmetries
+        )
+    })?;
+    c.expect(!stated.forward.is_empty(), || {
+        "no forward levels are stated".into()
+    })?;
+    let start = (0..n).filter(|&h| h != v).fold(0u64, |m, h| m | 1 << h);
+    let space = super::levels::Space {
+        n,
+        jumps: &board.jumps,
+        perms: &group,
+        pagodas: &weights,
+        finish: f,
+        max_level: MAX_LEVEL,
+        log: None,
+    };
+    let out = super::levels::meet(&space, start, stated.forward.len() - 1);
+    let super::levels::Outcome::Counts {
+        forward,
+        backward,
+        shared,
+    } = out
+    else {
+        return c.expect(false, || {
+            format!("{out:?}: more positions in a level than {MAX_LEVEL}")
+        });
+    };
+    for (side, ours, theirs) in [
+        ("forward", &forward, stated.forward),
+        ("backward", &backward, stated.backward),
+    ] {
+        let first = (0..ours.len().max(theirs.len())).find(|&j| ours.get(j) != theirs.get(j));
+        c.expect(first.is_none(), || {
+            let j = first.unwrap();
+            format!(
+                "{side} level {j}: {:?} positions, stated {:?}",
+                ours.get(j),
+                theirs.get(j)
+            )
+        })?;
+    }
+    c.expect(shared == 0, || {
+        format!("the two sides share {shared} positions: the finish alone is reached")
+    })
+}
+
 struct Checker<'a> {
     proof: &'a Proof,
     step: usize,
@@ -259,6 +433,21 @@ pub fn check(proof: &Proof, claim: &BoardClaim) -> Result<Summary, CheckError> {
         BoardVerdict::Unreachable { positions } => {
             unreachable(&mut c, &board, vi, fi, *positions)?;
             "not solvable (exhaustive search)"
+        }
+        BoardVerdict::Exhausted {
+            pagodas,
+            symmetries,
+            forward,
+            backward,
+        } => {
+            let stated = Stated {
+                pagodas,
+                symmetries: *symmetries,
+                forward,
+                backward,
+            };
+            exhausted(&mut c, &board, vi, fi, &stated)?;
+            "not solvable (pruned exhaustive search)"
         }
         BoardVerdict::NoJumpVector {
             rows,

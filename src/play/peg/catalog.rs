@@ -24,11 +24,13 @@ pub fn run(
     let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let cheap = Limits {
         rounds: 0,
+        pruned: false,
         ..limits.clone()
     };
     let quick = Limits {
         rounds: 1,
         search_budget: 0,
+        pruned: false,
         ..limits.clone()
     };
     let mut out = Vec::new();

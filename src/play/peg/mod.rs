@@ -10,6 +10,7 @@
 pub mod beam;
 pub mod catalog;
 pub mod classes;
+pub mod exhaust;
 pub mod fewest;
 pub mod play;
 pub mod settle;

@@ -42,6 +42,8 @@ pub enum Verdict {
     /// The finish alone is not among the `positions` positions reachable from the start
     /// (the checker enumerates them again).
     Exhausted { positions: usize },
+    /// The pruned exhaustion that meets in the middle ([`super::exhaust`]) finds no play.
+    Pruned(super::exhaust::Pruned),
     /// Neither a play nor a proof within the limits.
     Undecided { why: String },
 }
@@ -55,6 +57,7 @@ impl Verdict {
             Verdict::ResourceCount { .. } => "resource count",
             Verdict::Ip { .. } => "integer program",
             Verdict::Exhausted { .. } => "exhaustive search",
+            Verdict::Pruned(_) => "pruned search",
             Verdict::Undecided { .. } => "undecided",
         }
     }
@@ -88,6 +91,14 @@ pub struct Limits {
     /// the endgame table they meet.
     pub beam_widths: Vec<usize>,
     pub endgame_positions: usize,
+    /// Whether a problem still undecided gets the pruned exhaustion ([`super::exhaust`]),
+    /// its forward side `pruned_ahead` levels past half way, at most `pruned_level`
+    /// positions a level, and (when some play exists) a pruned depth-first search for one
+    /// of `pruned_nodes` nodes.
+    pub pruned: bool,
+    pub pruned_ahead: usize,
+    pub pruned_level: usize,
+    pub pruned_nodes: u64,
 }
 
 impl Default for Limits {
@@ -102,6 +113,10 @@ impl Default for Limits {
             tree_seconds: 60.0,
             beam_widths: vec![5_000, 50_000],
             endgame_positions: 300_000,
+            pruned: true,
+            pruned_ahead: 2,
+            pruned_level: crate::proof::peg::MAX_LEVEL,
+            pruned_nodes: 50_000_000,
         }
     }
 }
@@ -175,6 +190,11 @@ pub fn settle(
             None => search(board, v, f, &sys, limits, &mut out),
         }
     };
+    if limits.pruned
+        && let Verdict::Undecided { why } = &out.verdict
+    {
+        out.verdict = pruned(board, v, f, limits, why);
+    }
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
 }
@@ -337,6 +357,27 @@ fn exhausted(board: &PegBoard, v: usize, f: usize, limits: &Limits) -> Verdict {
     }
 }
 
+/// The last step for a problem still undecided (`why`): the pruned exhaustion; when it finds
+/// that some play exists, a pruned depth-first search for one (replayed).
+fn pruned(board: &PegBoard, v: usize, f: usize, limits: &Limits, why: &str) -> Verdict {
+    use super::exhaust::{self, Exhaustion};
+    match exhaust::exhaust(board, v, f, limits.pruned_ahead, limits.pruned_level) {
+        Exhaustion::NoPlay(p) => Verdict::Pruned(p),
+        Exhaustion::TooMany(e) => Verdict::Undecided {
+            why: format!("{why}; {e}"),
+        },
+        Exhaustion::Reached => match exhaust::play(board, v, f, limits.pruned_nodes) {
+            Some(seq) => replayed(board, v, f, &seq),
+            None => Verdict::Undecided {
+                why: format!(
+                    "{why}; the pruned exhaustion finds that a play exists, but the pruned depth-first search found none in {} nodes",
+                    limits.pruned_nodes
+                ),
+            },
+        },
+    }
+}
+
 /// The plain program is infeasible: find an exact certificate, or say why not.
 fn prove(sys: &LinearSystem, limits: &Limits) -> Verdict {
     match crate::ip::certify::tree(sys, limits.tree_nodes, Some(limits.tree_seconds)) {
@@ -445,6 +486,12 @@ pub fn proof(board: &PegBoard, o: &Outcome) -> Option<crate::proof::format::Proo
         Verdict::Ip { certificate } => no_vector(board, certificate.clone()),
         Verdict::Exhausted { positions } => BoardVerdict::Unreachable {
             positions: *positions as u64,
+        },
+        Verdict::Pruned(p) => BoardVerdict::Exhausted {
+            pagodas: p.pagodas.clone(),
+            symmetries: p.symmetries,
+            forward: p.forward.clone(),
+            backward: p.backward.clone(),
         },
         Verdict::Undecided { .. } => return None,
     };

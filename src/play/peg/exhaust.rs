@@ -1,0 +1,248 @@
+//! The last step of settling a board problem: an exhaustive search pruned by pagoda functions
+//! that meets in the middle, run by the checker's own search ([`crate::proof::levels`]) so that
+//! the counts the proof states are the ones `solarmy check` recomputes.
+//!
+//! The pagodas are candidates built from the board's shape (Bell's resource counts of
+//! reference 003 are of this form: −1 on corners or on the edge, +1 on one lattice class of
+//! the other holes, 0 elsewhere); only candidates with p(to) <= p(from) + p(over) for every
+//! jump are kept, and the checker verifies that again.
+
+use super::PegBoard;
+use crate::problem::geometry::Cell;
+use crate::proof::levels::{self, Outcome, Space};
+use std::collections::HashSet;
+
+/// The proof's content when no position is shared.
+#[derive(Clone, Debug)]
+pub struct Pruned {
+    pub pagodas: Vec<Vec<(Cell, i64)>>,
+    pub symmetries: usize,
+    pub forward: Vec<u64>,
+    pub backward: Vec<u64>,
+}
+
+/// What the pruned exhaustion found.
+pub enum Exhaustion {
+    /// No play: the proof's content.
+    NoPlay(Pruned),
+    /// Some play exists (the two sides share positions); the caller still needs one.
+    Reached,
+    /// A level was over the limit.
+    TooMany(String),
+}
+
+/// Candidate pagodas from the board's shape, each verified on every jump (others dropped).
+pub fn candidates(board: &PegBoard) -> Vec<Vec<i64>> {
+    let n = board.cells.len();
+    let neighbours = |h: usize| {
+        board
+            .directions
+            .iter()
+            .filter(|&&d| board.index.contains_key(&(board.cells[h] + d)))
+            .count()
+    };
+    let most = (0..n).map(neighbours).max().unwrap_or(0);
+    // Edge: holes missing some neighbour; corners: holes with at most two.
+    let rims: [Box<dyn Fn(usize) -> bool>; 2] = [
+        Box::new(|h| neighbours(h) < most),
+        Box::new(|h| neighbours(h) <= 2),
+    ];
+    let classes: [fn(Cell) -> bool; 6] = [
+        |c| (c.0 + c.1).rem_euclid(2) == 0,
+        |c| (c.0 + c.1).rem_euclid(2) == 1,
+        |c| c.0.rem_euclid(2) == 1 && c.1.rem_euclid(2) == 1,
+        |c| c.0.rem_euclid(2) == 0 && c.1.rem_euclid(2) == 0,
+        |c| c.0.rem_euclid(2) == 1 && c.1.rem_euclid(2) == 0,
+        |c| c.0.rem_euclid(2) == 0 && c.1.rem_euclid(2) == 1,
+    ];
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    for rim in &rims {
+        for class in &classes {
+            let p: Vec<i64> = (0..n)
+                .map(|h| {
+                    if rim(h) {
+                        -1
+                    } else {
+                        class(board.cells[h]) as i64
+                    }
+                })
+                .collect();
+            let ok = board.jumps.iter().all(|j| p[j.to] <= p[j.from] + p[j.over]);
+            if ok && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The board's symmetries fixing the finish, as permutations of the holes.
+pub fn group(board: &PegBoard, f: usize) -> Vec<Vec<usize>> {
+    let perms: Vec<Vec<usize>> = board
+        .symmetries
+        .iter()
+        .map(|g| {
+            board
+                .cells
+                .iter()
+                .map(|&c| board.index[&g.apply(c)])
+                .collect()
+        })
+        .collect();
+    perms.into_iter().filter(|p| p[f] == f).collect()
+}
+
+/// Runs the pruned meet in the middle for (v, f): forward `ahead` levels past half way.
+pub fn exhaust(board: &PegBoard, v: usize, f: usize, ahead: usize, max_level: usize) -> Exhaustion {
+    let n = board.cells.len();
+    if n > 64 {
+        return Exhaustion::TooMany(format!("{n} holes: the pruned search takes at most 64"));
+    }
+    let pagodas = candidates(board);
+    let perms = group(board, f);
+    let jumps: Vec<(usize, usize, usize)> =
+        board.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
+    let space = Space {
+        n,
+        jumps: &jumps,
+        perms: &perms,
+        pagodas: &pagodas,
+        finish: f,
+        max_level,
+        log: None,
+    };
+    let start = (0..n).filter(|&h| h != v).fold(0u64, |m, h| m | 1 << h);
+    // First each side alone within a small limit (depth 0: all backward; N: all forward),
+    // since one side often dies out within a few levels; then the two sides meeting.
+    let small = Space {
+        max_level: max_level.min(PROBE_LEVEL),
+        ..space
+    };
+    for depth in [0, n - 2] {
+        if let Outcome::Counts {
+            forward,
+            backward,
+            shared: 0,
+        } = levels::meet(&small, start, depth)
+        {
+            return Exhaustion::NoPlay(pruned(board, &pagodas, perms.len(), forward, backward));
+        }
+    }
+    let depth = (n - 2).div_ceil(2) + ahead;
+    match levels::meet(&space, start, depth) {
+        Outcome::Counts { shared, .. } if shared > 0 => Exhaustion::Reached,
+        Outcome::Counts {
+            forward, backward, ..
+        } => Exhaustion::NoPlay(pruned(board, &pagodas, perms.len(), forward, backward)),
+        Outcome::TooMany(fwd, j) => Exhaustion::TooMany(format!(
+            "the pruned search's {} level {j} holds more than {max_level} positions",
+            if fwd { "forward" } else { "backward" }
+        )),
+    }
+}
+
+/// The most positions a level may hold in the one-sided tries before the meeting.
+const PROBE_LEVEL: usize = 2_000_000;
+
+/// The proof's content: the pagodas by cell (zero weights left out) and the counts.
+fn pruned(
+    board: &PegBoard,
+    pagodas: &[Vec<i64>],
+    symmetries: usize,
+    forward: Vec<u64>,
+    backward: Vec<u64>,
+) -> Pruned {
+    let cells = |p: &Vec<i64>| {
+        (0..p.len())
+            .filter(|&h| p[h] != 0)
+            .map(|h| (board.cells[h], p[h]))
+            .collect()
+    };
+    Pruned {
+        pagodas: pagodas.iter().map(cells).collect(),
+        symmetries,
+        forward,
+        backward,
+    }
+}
+
+/// A depth-first search for a play, pruned by pagodas (premise: each never increases in play,
+/// so a position lower than the finish alone on one of them reaches no play's end).
+struct Dfs<'a> {
+    board: &'a PegBoard,
+    pagodas: Vec<(Vec<i64>, i64)>,
+    goal: u64,
+    dead: HashSet<u64>,
+    path: Vec<usize>,
+    nodes: u64,
+    budget: u64,
+}
+
+impl Dfs<'_> {
+    fn alive(&self, pos: u64) -> bool {
+        self.pagodas.iter().all(|(p, lo)| {
+            let v: i64 = (0..p.len())
+                .filter(|&h| pos >> h & 1 == 1)
+                .map(|h| p[h])
+                .sum();
+            v >= *lo
+        })
+    }
+
+    /// Some(true) found (the path holds it), Some(false) none from here, None out of budget.
+    fn go(&mut self, pos: u64) -> Option<bool> {
+        if pos == self.goal {
+            return Some(true);
+        }
+        if self.dead.contains(&pos) {
+            return Some(false);
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return None;
+        }
+        for (k, j) in self.board.jumps.iter().enumerate() {
+            let (a, b, c) = (1u64 << j.from, 1u64 << j.over, 1u64 << j.to);
+            let next = pos ^ a ^ b ^ c;
+            if pos & a != 0 && pos & b != 0 && pos & c == 0 && self.alive(next) {
+                self.path.push(k);
+                match self.go(next) {
+                    Some(false) => {}
+                    other => return other,
+                }
+                self.path.pop();
+            }
+        }
+        self.dead.insert(pos);
+        Some(false)
+    }
+}
+
+/// A play by depth-first search pruned by the candidate pagodas, within `budget` nodes: board
+/// jump indices, or None. The caller replays it with the independent checker.
+pub fn play(board: &PegBoard, v: usize, f: usize, budget: u64) -> Option<Vec<usize>> {
+    let n = board.cells.len();
+    if n > 64 {
+        return None;
+    }
+    let mut s = Dfs {
+        board,
+        pagodas: candidates(board)
+            .into_iter()
+            .map(|p| {
+                let lo = p[f];
+                (p, lo)
+            })
+            .collect(),
+        goal: 1 << f,
+        dead: HashSet::new(),
+        path: Vec::new(),
+        nodes: 0,
+        budget,
+    };
+    let start = (0..n).filter(|&h| h != v).fold(0u64, |m, h| m | 1 << h);
+    match s.go(start) {
+        Some(true) => Some(s.path),
+        _ => None,
+    }
+}

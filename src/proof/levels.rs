@@ -1,0 +1,307 @@
+//! The checker's search by levels for a board claim: every position reached from the start,
+//! one level per jump, each kept up to a group of symmetries and pruned by pagoda functions
+//! already verified, counted level by level so that a stated count can be compared.
+//!
+//! It is written for the checker alone (boards of at most 64 holes, positions as `u64` bit
+//! masks) and shares no code with the search in `crate::play`.
+//!
+//! **Premises of the pruning** (the caller verifies both before calling [`search`]):
+//! 1. every pagoda p satisfies p(to) <= p(from) + p(over) for every jump, so a jump never
+//!    increases p(position) (it removes from and over, adds to); a position P with
+//!    p(P) < p(finish alone) therefore never reaches the finish alone, and dropping it loses no
+//!    play;
+//! 2. every symmetry g (a permutation of the holes) maps jumps to jumps and fixes the finish
+//!    hole, so P reaches the finish alone exactly when g(P) does: keeping one image per orbit
+//!    loses no play. The pagodas are closed under the group here (p∘g for every p and g), so
+//!    whether a position is pruned does not depend on which image of its orbit is kept, and
+//!    the counts do not depend on how an image is chosen.
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// The board and the prunings of a search.
+pub struct Space<'a> {
+    /// Number of holes (at most 64).
+    pub n: usize,
+    /// (from, over, to) hole indices.
+    pub jumps: &'a [(usize, usize, usize)],
+    /// Symmetries as permutations of the holes (image of hole h at index h); the identity
+    /// may be among them or not.
+    pub perms: &'a [Vec<usize>],
+    /// Pagoda functions, one weight per hole.
+    pub pagodas: &'a [Vec<i64>],
+    /// The finish hole.
+    pub finish: usize,
+    /// The most positions one level may hold before the search stops.
+    pub max_level: usize,
+    /// Told (jumps made, positions kept) at each level, besides the progress bar.
+    pub log: Option<&'a dyn Fn(usize, usize)>,
+}
+
+/// How a search ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Positions kept at each level, forward (level j: j jumps made from the start) and
+    /// backward (level k: k jumps before the finish alone), and the positions the two last
+    /// levels share (zero: no play).
+    Counts {
+        forward: Vec<u64>,
+        backward: Vec<u64>,
+        shared: u64,
+    },
+    /// A level would hold more than `max_level` positions: (forward?, its index).
+    TooMany(bool, usize),
+}
+
+/// Pagodas closed under the group, as (weights, bound), without repeats: forward the value at
+/// the finish alone, backward the greatest value at an image of `start`.
+fn closure(s: &Space, start: u64, forward: bool) -> Vec<(Vec<i64>, i64)> {
+    let mut out: Vec<(Vec<i64>, i64)> = Vec::new();
+    for p in s.pagodas {
+        for g in s.perms.iter().map(Some).chain([None]) {
+            // q = p∘g⁻¹: q(g(h)) = p(h), so q(g(P)) = p(P).
+            let mut q = vec![0i64; s.n];
+            for h in 0..s.n {
+                q[g.map_or(h, |g| g[h])] = p[h];
+            }
+            let value = |p: u64| (0..s.n).filter(|&h| p >> h & 1 == 1).map(|h| q[h]).sum();
+            let bound = if forward {
+                q[s.finish]
+            } else {
+                let images = s.perms.iter().map(|g| image(g, start));
+                images.chain([start]).map(value).max().unwrap_or(0)
+            };
+            if !out.iter().any(|(r, _)| *r == q) {
+                out.push((q, bound));
+            }
+        }
+    }
+    out
+}
+
+/// The image of a position under a permutation of the holes.
+fn image(g: &[usize], p: u64) -> u64 {
+    (0..g.len())
+        .filter(|&h| p >> h & 1 == 1)
+        .fold(0, |m, h| m | 1 << g[h])
+}
+
+/// A position's images: the least of them represents its orbit.
+struct Canon {
+    /// tables[g][k][byte] = the image under g of the holes 8k … 8k+7 given by `byte`.
+    tables: Vec<Vec<[u64; 256]>>,
+}
+
+impl Canon {
+    fn new(n: usize, perms: &[Vec<usize>]) -> Canon {
+        let tables = perms
+            .iter()
+            .map(|g| {
+                (0..n.div_ceil(8))
+                    .map(|k| {
+                        let mut t = [0u64; 256];
+                        for (byte, slot) in t.iter_mut().enumerate() {
+                            for bit in 0..8 {
+                                let h = 8 * k + bit;
+                                if byte >> bit & 1 == 1 && h < n {
+                                    *slot |= 1 << g[h];
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect();
+        Canon { tables }
+    }
+
+    fn least(&self, p: u64) -> u64 {
+        self.tables.iter().fold(p, |best, t| {
+            let img = t
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (k, t)| acc | t[(p >> (8 * k)) as usize & 255]);
+            best.min(img)
+        })
+    }
+}
+
+/// The pagodas as per-byte sum tables: value(P) = Σ_k table[k][byte k of P], each with its
+/// bound: forward, the value at the finish alone (a lower bound on every position that reaches
+/// it); backward, the most it takes on any start of the orbit (an upper bound on every
+/// position reached from one).
+struct Values {
+    tables: Vec<(Vec<[i64; 256]>, i64)>,
+    forward: bool,
+}
+
+impl Values {
+    fn new(n: usize, pagodas: Vec<(Vec<i64>, i64)>, forward: bool) -> Values {
+        let tables = pagodas
+            .into_iter()
+            .map(|(w, at)| {
+                let t = (0..n.div_ceil(8))
+                    .map(|k| {
+                        let mut t = [0i64; 256];
+                        for (byte, slot) in t.iter_mut().enumerate() {
+                            for bit in 0..8 {
+                                let h = 8 * k + bit;
+                                if byte >> bit & 1 == 1 && h < n {
+                                    *slot += w[h];
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect();
+                (t, at)
+            })
+            .collect();
+        Values { tables, forward }
+    }
+
+    /// Premise 1: forward, some pagoda is lower on p than on the finish alone; backward,
+    /// some pagoda is higher on p than on every start of the orbit.
+    fn pruned(&self, p: u64) -> bool {
+        self.tables.iter().any(|(t, bound)| {
+            let v: i64 = t
+                .iter()
+                .enumerate()
+                .map(|(k, t)| t[(p >> (8 * k)) as usize & 255])
+                .sum();
+            if self.forward { v < *bound } else { v > *bound }
+        })
+    }
+}
+
+/// The meet in the middle: forward levels 0 … `depth` from `start` (or fewer, when a level
+/// is empty), backward levels 0 … N − `depth` from the finish alone (N = holes − 2 jumps in
+/// any play; backward a jump is undone: `to` full, `from` and `over` empty), and the positions
+/// the forward level `depth` and the backward level N − `depth` share. Both sides are kept up
+/// to the group (which fixes the finish, premise 2), so both are unions of orbits: they share
+/// an orbit exactly when some start of the orbit reaches the finish alone, which holds exactly
+/// when `start` does (a symmetry fixing the finish maps the plays of one to the other).
+pub fn meet(s: &Space, start: u64, depth: usize) -> Outcome {
+    let total = s.n.saturating_sub(2);
+    let depth = depth.min(total);
+    let ahead = side(s, start, start, true, depth);
+    let (forward, last) = match ahead {
+        Ok(x) => x,
+        Err(j) => return Outcome::TooMany(true, j),
+    };
+    if forward.last() == Some(&0) {
+        // No position survives: nothing reaches the finish, and no backward side is needed.
+        return Outcome::Counts {
+            forward,
+            backward: Vec::new(),
+            shared: 0,
+        };
+    }
+    let back = side(s, start, 1u64 << s.finish, false, total - depth);
+    let (backward, first) = match back {
+        Ok(x) => x,
+        Err(k) => return Outcome::TooMany(false, k),
+    };
+    let shared = if forward.len() == depth + 1 && backward.len() == total - depth + 1 {
+        count_shared(&last, &first)
+    } else {
+        0
+    };
+    Outcome::Counts {
+        forward,
+        backward,
+        shared,
+    }
+}
+
+/// Positions in both sorted lists.
+fn count_shared(a: &[u64], b: &[u64]) -> u64 {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+/// One side's levels 0 … `depth` (stopping at an empty one): the count of each and the last
+/// level, sorted; or the index of a level over the limit.
+fn side(
+    s: &Space,
+    start: u64,
+    from: u64,
+    forward: bool,
+    depth: usize,
+) -> Result<(Vec<u64>, Vec<u64>), usize> {
+    let canon = Canon::new(s.n, s.perms);
+    let values = Values::new(s.n, closure(s, start, forward), forward);
+    let bar = ProgressBar::new(depth as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} {prefix} level {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(if forward { "forward" } else { "backward" });
+    let mut level: Vec<u64> = if values.pruned(from) {
+        Vec::new()
+    } else {
+        vec![canon.least(from)]
+    };
+    let mut counts = vec![level.len() as u64];
+    let mut buf = Vec::new();
+    while counts.len() <= depth && !level.is_empty() {
+        let j = counts.len();
+        bar.set_position(j as u64);
+        bar.set_message(format!("{} positions before", level.len()));
+        if let Some(log) = s.log {
+            log(j - 1, level.len());
+        }
+        buf.clear();
+        let mut merged = 1usize << 20;
+        for &p in &level {
+            for &(a, b, c) in s.jumps {
+                // Forward a jump: from, over full, to empty; backward the reverse.
+                let (full, empty) = if forward {
+                    (1 << a | 1 << b, 1 << c)
+                } else {
+                    (1 << c, 1 << a | 1 << b)
+                };
+                if p & full == full && p & empty == 0 {
+                    let q = p ^ (1 << a | 1 << b | 1 << c);
+                    if !values.pruned(q) {
+                        buf.push(canon.least(q));
+                    }
+                }
+            }
+            // Merged whenever it doubles, so the buffer stays a few times the level's size.
+            if buf.len() > 2 * merged {
+                buf.sort_unstable();
+                buf.dedup();
+                merged = buf.len().max(1 << 20);
+                if buf.len() > s.max_level {
+                    bar.finish_and_clear();
+                    return Err(j);
+                }
+            }
+        }
+        buf.sort_unstable();
+        buf.dedup();
+        if buf.len() > s.max_level {
+            bar.finish_and_clear();
+            return Err(j);
+        }
+        std::mem::swap(&mut level, &mut buf);
+        counts.push(level.len() as u64);
+    }
+    if let Some(log) = s.log {
+        log(counts.len() - 1, level.len());
+    }
+    bar.finish_and_clear();
+    Ok((counts, level))
+}
