@@ -177,7 +177,9 @@ pub struct CatalogArgs {
     #[arg(long)]
     pub json: bool,
     /// Write DIR/<board>.csv and .svg, and DIR/<board>/ with every problem's proof and play
-    #[arg(long, value_name = "DIR", default_value = "results/boards")]
+    /// (default: ./catalog; the published catalogues in results/boards/ are written by
+    /// scripts/catalog alone)
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
     pub out: PathBuf,
     /// One line per problem on stderr as it is settled
     #[arg(long, short)]
