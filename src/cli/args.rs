@@ -403,7 +403,7 @@ pub fn emit(text: &str) -> Result<(), Error> {
 /// output is dropped, and the run goes on, so that its files are still written.
 static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Prints `text` for commands that report as they go ([`crate::out`], [`crate::outln`]):
+/// Prints `text` for commands that report as they go (the `out!` and `outln!` of this folder):
 /// unlike `print!`, a closed pipe is no panic. Any other write error is said once on stderr.
 pub fn out(text: &str) {
     use std::sync::atomic::Ordering::Relaxed;
@@ -416,18 +416,6 @@ pub fn out(text: &str) {
             eprintln!("solarmy: {}", e.message);
         }
     }
-}
-
-/// `print!` through [`out`]: a closed standard output is no panic.
-#[macro_export]
-macro_rules! out {
-    ($($t:tt)*) => { $crate::cli::args::out(&format!($($t)*)) };
-}
-
-/// `println!` through [`out`]: a closed standard output is no panic.
-#[macro_export]
-macro_rules! outln {
-    ($($t:tt)*) => { $crate::cli::args::out(&format!("{}\n", format_args!($($t)*))) };
 }
 
 /// [`emit`] with a newline.

@@ -57,9 +57,9 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
     crate::cli::args::check_parent_writable(a.proof.as_deref())?;
     let out = count::count_on(army, level, a.time_limit, a.jobs as usize)?;
     if a.json {
-        crate::outln!("{}", to_json(&out));
+        outln!("{}", to_json(&out));
     } else {
-        crate::out!("{}", summary(&out));
+        out!("{}", summary(&out));
     }
     if let Some(dir) = &a.out {
         write(dir, &out)?;

@@ -10,6 +10,17 @@
 // their <placeholders> are for the terminal, not HTML.
 #![allow(rustdoc::invalid_html_tags)]
 
+/// `print!` through [`args::out`]: a closed standard output is no panic. Defined before the
+/// modules of this folder, which use it (and `outln!`) by name.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::args::out(&format!($($t)*)) };
+}
+
+/// `println!` through [`args::out`].
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::cli::args::out(&format!("{}\n", format_args!($($t)*))) };
+}
+
 pub mod args;
 pub mod board;
 pub mod catalog_moves;

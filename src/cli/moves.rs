@@ -82,7 +82,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     }
     let stem = (army.name(), level, men.len());
     if a.json {
-        crate::outln!(
+        outln!(
             "{}",
             answer_json(stem, &ans, seed_moves, a.tt_entries, csv.as_deref())
         );

@@ -111,7 +111,7 @@ pub(crate) fn print_answer(
     tt_cap: usize,
     csv: Option<&Path>,
 ) {
-    crate::outln!(
+    outln!(
         "army {army}  level {level}  {men} men (start {}symmetric)",
         if ans.start_symmetric { "" } else { "not " }
     );
@@ -127,7 +127,7 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
         Status::Optimal => {
             let m = ans.min_moves.unwrap_or(0);
             let sb = ans.start_bound.unwrap_or(0);
-            crate::outln!(
+            outln!(
                 "minimum {m} moves, proven: {} ({}; {seed})",
                 if m > sb {
                     format!(
@@ -144,8 +144,8 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
                 },
             )
         }
-        Status::Impossible => crate::outln!("impossible: no play reaches the target (proven)"),
-        s => crate::outln!(
+        Status::Impossible => outln!("impossible: no play reaches the target (proven)"),
+        s => outln!(
             "{}: NOT proven. Proven lower bound {} moves; best play known {} ({})",
             s.as_str(),
             ans.lower_bound,
@@ -165,7 +165,7 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
         .filter(|&(_, &n)| n > 0)
         .map(|(d, n)| format!("{d}: {n}"))
         .collect();
-    crate::outln!(
+    outln!(
         "positions per depth: {} (start bound {})",
         if per.is_empty() {
             "-".to_string()
@@ -176,13 +176,13 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
             .map_or("dead".to_string(), |b| b.to_string())
     );
     if let Some(play) = &ans.play {
-        crate::outln!(
+        outln!(
             "play verified: {} jumps in {} moves",
             play.len(),
             ans.play_moves.unwrap_or(0)
         );
     }
-    crate::outln!(
+    outln!(
         "transposition table: {} entries (cap {tt_cap}){}",
         ans.tt_entries,
         if ans.tt_full {
@@ -191,9 +191,9 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
             ""
         }
     );
-    crate::outln!("{:.2} s", ans.seconds);
+    outln!("{:.2} s", ans.seconds);
     if let Some(p) = csv {
-        crate::outln!("wrote {}", p.display());
+        outln!("wrote {}", p.display());
     }
 }
 

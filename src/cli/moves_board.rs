@@ -179,9 +179,9 @@ fn report(
         o.insert("board".into(), board.name.clone().into());
         o.insert("vacancy".into(), serde_json::json!([v.0, v.1]));
         o.insert("finish".into(), serde_json::json!([f.0, f.1]));
-        crate::outln!("{j}");
+        outln!("{j}");
     } else {
-        crate::outln!(
+        outln!(
             "board {}  vacancy ({},{})  finish ({},{})  {} men",
             board.name,
             v.0,

@@ -49,11 +49,11 @@ pub fn moves(
     };
     let j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
     if a.json {
-        crate::outln!("{j}");
+        outln!("{j}");
     } else {
         print_answer(board, (v, f), start.len(), &s, built);
         if let Some(p) = csv {
-            crate::outln!("wrote {}", p.display());
+            outln!("wrote {}", p.display());
         }
     }
     Ok(0)
@@ -105,7 +105,7 @@ fn per_level(s: &Solved) -> Vec<u64> {
 }
 
 fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, built: u64) {
-    crate::outln!(
+    outln!(
         "board {}  vacancy ({},{})  finish ({},{})  {men} men",
         board.name,
         v.0,
@@ -114,16 +114,16 @@ fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, 
         f.1
     );
     match s.min_moves {
-        Some(m) => crate::outln!(
+        Some(m) => outln!(
             "minimum {m} moves, proven: the exact search by levels examined every position on every play"
         ),
-        None => crate::outln!("impossible: no play reaches the finish (proven)"),
+        None => outln!("impossible: no play reaches the finish (proven)"),
     }
-    crate::outln!(
+    outln!(
         "positions: {built} in the forward and backward levels; on some play, by jumps made: {:?}",
         s.on_plays
     );
-    crate::outln!(
+    outln!(
         "positions on some play per level (fewest moves from the start; up to {} symmetries):",
         s.symmetry
     );
@@ -134,20 +134,20 @@ fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, 
             .filter(|&(_, &n)| n > 0)
             .map(|(t, n)| format!("{t}:{n}"))
             .collect();
-        crate::outln!(
+        outln!(
             "  level {d}: {} (by shortest play through it: {})",
             row.iter().sum::<u64>(),
             cols.join(" ")
         );
     }
     if let Some(play) = &s.play {
-        crate::outln!(
+        outln!(
             "play verified: {} jumps in {} moves",
             play.len(),
             verify::count_moves(play)
         );
     }
-    crate::outln!("{:.2} s", s.seconds);
+    outln!("{:.2} s", s.seconds);
 }
 
 /// Writes a board play and, beside it, its start position (so that `verify --model
