@@ -91,27 +91,29 @@ struct Canon {
     tables: Vec<Vec<[u64; 256]>>,
 }
 
+/// Byte tables of a permutation `g` of `n` holes (at most 64): `t[k][byte]` is the image
+/// under g of the holes 8k … 8k+7 set in `byte`, so the image of a position is the OR of
+/// one look-up per byte.
+pub fn byte_tables(n: usize, g: impl Fn(usize) -> usize) -> Vec<[u64; 256]> {
+    (0..n.div_ceil(8))
+        .map(|k| {
+            let mut t = [0u64; 256];
+            for (byte, slot) in t.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    let h = 8 * k + bit;
+                    if byte >> bit & 1 == 1 && h < n {
+                        *slot |= 1 << g(h);
+                    }
+                }
+            }
+            t
+        })
+        .collect()
+}
+
 impl Canon {
     fn new(n: usize, perms: &[Vec<usize>]) -> Canon {
-        let tables = perms
-            .iter()
-            .map(|g| {
-                (0..n.div_ceil(8))
-                    .map(|k| {
-                        let mut t = [0u64; 256];
-                        for (byte, slot) in t.iter_mut().enumerate() {
-                            for bit in 0..8 {
-                                let h = 8 * k + bit;
-                                if byte >> bit & 1 == 1 && h < n {
-                                    *slot |= 1 << g[h];
-                                }
-                            }
-                        }
-                        t
-                    })
-                    .collect()
-            })
-            .collect();
+        let tables = perms.iter().map(|g| byte_tables(n, |h| g[h])).collect();
         Canon { tables }
     }
 

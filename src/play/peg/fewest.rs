@@ -92,22 +92,7 @@ impl Bits {
             .collect();
         let tables = perms
             .iter()
-            .map(|p| {
-                (0..n.div_ceil(8))
-                    .map(|k| {
-                        let mut t = [0u64; 256];
-                        for (byte, slot) in t.iter_mut().enumerate() {
-                            for bit in 0..8 {
-                                let h = 8 * k + bit;
-                                if byte >> bit & 1 == 1 && h < n {
-                                    *slot |= 1 << p[h];
-                                }
-                            }
-                        }
-                        t
-                    })
-                    .collect()
-            })
+            .map(|p| crate::proof::levels::byte_tables(n, |h| p[h] as usize))
             .collect();
         let full = if n == 64 { u64::MAX } else { (1 << n) - 1 };
         Ok(Bits {
