@@ -78,17 +78,7 @@ pub fn candidates(board: &PegBoard) -> Vec<Vec<i64>> {
 
 /// The board's symmetries fixing the finish, as permutations of the holes.
 pub fn group(board: &PegBoard, f: usize) -> Vec<Vec<usize>> {
-    let perms: Vec<Vec<usize>> = board
-        .symmetries
-        .iter()
-        .map(|g| {
-            board
-                .cells
-                .iter()
-                .map(|&c| board.index[&g.apply(c)])
-                .collect()
-        })
-        .collect();
+    let perms = board.hole_perms();
     perms.into_iter().filter(|p| p[f] == f).collect()
 }
 

@@ -80,15 +80,9 @@ impl Bits {
             from[a as usize].push((b, c));
         }
         let perms: Vec<Vec<u8>> = board
-            .symmetries
-            .iter()
-            .map(|g| {
-                board
-                    .cells
-                    .iter()
-                    .map(|&c| board.index[&g.apply(c)] as u8)
-                    .collect()
-            })
+            .hole_perms()
+            .into_iter()
+            .map(|p| p.into_iter().map(|h| h as u8).collect())
             .collect();
         let tables = perms
             .iter()

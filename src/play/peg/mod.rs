@@ -60,6 +60,18 @@ pub struct PegBoard {
 }
 
 impl PegBoard {
+    /// Every symmetry as a permutation of the holes (the image of hole h at index h), the
+    /// identity first.
+    pub fn hole_perms(&self) -> Vec<Vec<usize>> {
+        let image = |g: &Affine| {
+            self.cells
+                .iter()
+                .map(|&c| self.index[&g.apply(c)])
+                .collect()
+        };
+        self.symmetries.iter().map(image).collect()
+    }
+
     /// The board of a model file, or why the file is not a two-dimensional board.
     pub fn new(problem: &Problem) -> Result<PegBoard, String> {
         let s = &problem.spec;
