@@ -74,18 +74,20 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
     };
     let mut failed = 0;
     for path in &a.files {
-        let result = crate::proof::format::Proof::read(path)
-            .and_then(|p| Ok(crate::proof::check::check(&p, &opts)?))
-            .map_err(|e: crate::error::Error| e.to_string());
+        // A read error names the file itself; a failing step does not.
+        let (result, names_file) = match crate::proof::format::Proof::read(path) {
+            Err(e) => (Err(e.to_string()), true),
+            Ok(p) => (
+                crate::proof::check::check(&p, &opts).map_err(|e| e.to_string()),
+                false,
+            ),
+        };
         match (&result, a.json) {
             (Ok(s), true) => emitln(&json!({"file": path, "ok": true, "summary": s}).to_string())?,
             (Err(e), true) => emitln(&json!({"file": path, "ok": false, "error": e}).to_string())?,
             (Ok(s), false) => emitln(&check_line(path, s))?,
-            // A read error names the file already; a failing step does not.
-            (Err(e), false) => match e.starts_with(&path.display().to_string()) {
-                true => eprintln!("solarmy: {e}"),
-                false => eprintln!("solarmy: {}: {e}", path.display()),
-            },
+            (Err(e), false) if names_file => eprintln!("solarmy: {e}"),
+            (Err(e), false) => eprintln!("solarmy: {}: {e}", path.display()),
         }
         failed += result.is_err() as usize;
     }
