@@ -3,7 +3,9 @@
 //! already verified, counted level by level so that a stated count can be compared.
 //!
 //! It is written for the checker alone (boards of at most 64 holes, positions as `u64` bit
-//! masks) and shares no code with the search in `crate::play`.
+//! masks) and shares no code with the search in `crate::play`. A level is built on every
+//! core (slices of the level expanded apart, their sorted results merged), which changes
+//! the time, not the set.
 //!
 //! **Premises of the pruning** (the caller verifies both before calling [`search`]):
 //! 1. every pagoda p satisfies p(to) <= p(from) + p(over) for every jump, so a jump never
@@ -216,6 +218,98 @@ pub fn meet(s: &Space, start: u64, depth: usize) -> Outcome {
     }
 }
 
+/// One jump of a side: what a level needs to build the next.
+struct Step<'a> {
+    jumps: &'a [(usize, usize, usize)],
+    max_level: usize,
+    canon: &'a Canon,
+    values: &'a Values,
+    forward: bool,
+}
+
+impl Step<'_> {
+    /// The next level, sorted and without repeats, or None when it holds more than
+    /// `max_level` positions. The level is cut into one slice per core, each expanded on a
+    /// thread of its own, and the slices' results merged: the same set as one thread builds.
+    fn next(&self, level: &[u64]) -> Option<Vec<u64>> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.next_on(level, threads, 1 << 16)
+    }
+
+    /// [`Step::next`] on `threads` threads, none given fewer than `least` positions.
+    fn next_on(&self, level: &[u64], threads: usize, least: usize) -> Option<Vec<u64>> {
+        let chunk = level.len().div_ceil(threads.max(1)).max(least.max(1));
+        let parts: Vec<Option<Vec<u64>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = level
+                .chunks(chunk)
+                .map(|c| scope.spawn(move || self.expand(c)))
+                .collect();
+            handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+        });
+        let mut parts = parts.into_iter();
+        let mut merged = parts.next().unwrap_or(Some(Vec::new()))?;
+        for part in parts {
+            merged = merge(&merged, &part?);
+            if merged.len() > self.max_level {
+                return None;
+            }
+        }
+        Some(merged)
+    }
+
+    /// The children of a slice of a level, sorted and without repeats (None: over the limit).
+    fn expand(&self, slice: &[u64]) -> Option<Vec<u64>> {
+        let mut buf = Vec::new();
+        let mut merged = 1usize << 20;
+        for &p in slice {
+            for &(a, b, c) in self.jumps {
+                // Forward a jump: from, over full, to empty; backward the reverse.
+                let (full, empty) = if self.forward {
+                    (1 << a | 1 << b, 1 << c)
+                } else {
+                    (1 << c, 1 << a | 1 << b)
+                };
+                if p & full == full && p & empty == 0 {
+                    let q = p ^ (1 << a | 1 << b | 1 << c);
+                    if !self.values.pruned(q) {
+                        buf.push(self.canon.least(q));
+                    }
+                }
+            }
+            // Merged whenever it doubles, so the buffer stays a few times the level's size.
+            if buf.len() > 2 * merged {
+                buf.sort_unstable();
+                buf.dedup();
+                merged = buf.len().max(1 << 20);
+                if buf.len() > self.max_level {
+                    return None;
+                }
+            }
+        }
+        buf.sort_unstable();
+        buf.dedup();
+        (buf.len() <= self.max_level).then_some(buf)
+    }
+}
+
+/// The union of two sorted lists without repeats, sorted and without repeats.
+fn merge(a: &[u64], b: &[u64]) -> Vec<u64> {
+    if a.is_empty() || b.is_empty() {
+        return if a.is_empty() { b.to_vec() } else { a.to_vec() };
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        out.push(x.min(y));
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 /// Positions in both sorted lists.
 fn count_shared(a: &[u64], b: &[u64]) -> u64 {
     let (mut i, mut j, mut n) = (0, 0, 0);
@@ -256,7 +350,13 @@ fn side(
         vec![canon.least(from)]
     };
     let mut counts = vec![level.len() as u64];
-    let mut buf = Vec::new();
+    let step = Step {
+        jumps: s.jumps,
+        max_level: s.max_level,
+        canon: &canon,
+        values: &values,
+        forward,
+    };
     while counts.len() <= depth && !level.is_empty() {
         let j = counts.len();
         bar.set_position(j as u64);
@@ -264,46 +364,69 @@ fn side(
         if let Some(log) = s.log {
             log(j - 1, level.len());
         }
-        buf.clear();
-        let mut merged = 1usize << 20;
-        for &p in &level {
-            for &(a, b, c) in s.jumps {
-                // Forward a jump: from, over full, to empty; backward the reverse.
-                let (full, empty) = if forward {
-                    (1 << a | 1 << b, 1 << c)
-                } else {
-                    (1 << c, 1 << a | 1 << b)
-                };
-                if p & full == full && p & empty == 0 {
-                    let q = p ^ (1 << a | 1 << b | 1 << c);
-                    if !values.pruned(q) {
-                        buf.push(canon.least(q));
-                    }
-                }
+        level = match step.next(&level) {
+            Some(next) => next,
+            None => {
+                bar.finish_and_clear();
+                return Err(j);
             }
-            // Merged whenever it doubles, so the buffer stays a few times the level's size.
-            if buf.len() > 2 * merged {
-                buf.sort_unstable();
-                buf.dedup();
-                merged = buf.len().max(1 << 20);
-                if buf.len() > s.max_level {
-                    bar.finish_and_clear();
-                    return Err(j);
-                }
-            }
-        }
-        buf.sort_unstable();
-        buf.dedup();
-        if buf.len() > s.max_level {
-            bar.finish_and_clear();
-            return Err(j);
-        }
-        std::mem::swap(&mut level, &mut buf);
+        };
         counts.push(level.len() as u64);
     }
     if let Some(log) = s.log {
         log(counts.len() - 1, level.len());
     }
     bar.finish_and_clear();
+    // The forward side's last level is held while the backward side runs.
+    level.shrink_to_fit();
     Ok((counts, level))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 5 × 5 square's holes (index 5y + x) and its jumps along rows and columns.
+    fn square() -> Vec<(usize, usize, usize)> {
+        let mut jumps = Vec::new();
+        for y in 0..5 {
+            for x in 0..3 {
+                jumps.push((5 * y + x, 5 * y + x + 1, 5 * y + x + 2));
+                jumps.push((5 * y + x + 2, 5 * y + x + 1, 5 * y + x));
+                jumps.push((5 * x + y, 5 * x + y + 5, 5 * x + y + 10));
+                jumps.push((5 * x + y + 10, 5 * x + y + 5, 5 * x + y));
+            }
+        }
+        jumps
+    }
+
+    #[test]
+    fn merging_keeps_each_position_once_in_order() {
+        assert_eq!(merge(&[1, 3, 5], &[2, 3, 6, 9]), vec![1, 2, 3, 5, 6, 9]);
+        assert_eq!(merge(&[], &[4]), vec![4]);
+        assert_eq!(merge(&[7], &[]), vec![7]);
+    }
+
+    #[test]
+    fn a_level_built_on_threads_is_the_level_built_on_one() {
+        let jumps = square();
+        let canon = Canon::new(25, &[]);
+        let values = Values::new(25, Vec::new(), true);
+        let step = Step {
+            jumps: &jumps,
+            max_level: usize::MAX,
+            canon: &canon,
+            values: &values,
+            forward: true,
+        };
+        let mut level = vec![((1u64 << 25) - 1) ^ (1 << 12)];
+        for _ in 0..4 {
+            let one = step.expand(&level).unwrap();
+            assert_eq!(step.next_on(&level, 3, 1).unwrap(), one);
+            level = one;
+        }
+        assert!(level.len() > 100);
+        let capped = Step { max_level: 10, ..step };
+        assert_eq!(capped.next_on(&level, 3, 1), None);
+    }
 }
