@@ -230,7 +230,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub cbc: bool,
     /// With --cbc: keep CBC's verdicts in this JSON-lines file, and do not ask CBC again about
-    /// a system the file says it proved infeasible (a long second opinion survives a stop)
+    /// a system the file says it proved infeasible, or left with no verdict within at least
+    /// --time-limit (a long second opinion survives a stop)
     #[arg(long, value_name = "FILE", requires = "cbc")]
     pub cbc_record: Option<PathBuf>,
 }

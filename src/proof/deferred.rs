@@ -8,13 +8,14 @@
 //!
 //! CBC's verdicts may be kept in a record ([`Record`], `check --cbc-record FILE`) so that a
 //! second opinion that takes hours survives being stopped: a system whose fingerprint the
-//! record says CBC proved infeasible is not solved again. The record is a log of what CBC
-//! said, never evidence; the proof's own steps do not read it.
+//! record says CBC proved infeasible is not solved again, nor one it says CBC left with no
+//! verdict within at least the time now allowed (it stays no verdict). The record is a log
+//! of what CBC said, never evidence; the proof's own steps do not read it.
 
 use super::farkas::LinearSystem;
-use super::resolve::{Resolved, cbc, cbc_in_process, resolve};
+use super::resolve::{Resolved, TIME_LIMIT_NOTE, cbc, cbc_in_process, resolve};
 use super::summary::CbcSummary;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
@@ -198,18 +199,29 @@ fn answer(call: &Call, how: &How) -> Answer {
     let print = record
         .filter(|_| call.solver == Solver::Cbc)
         .map(|_| fingerprint(&call.sys));
-    if let (Some(r), Some(f)) = (record, &print)
-        && r.confirmed.contains(f)
-    {
-        return Answer {
-            verdict: Resolved::Infeasible,
-            note: "recorded".into(),
-            seconds: 0.0,
-        };
+    if let (Some(r), Some(f)) = (record, &print) {
+        if r.confirmed.contains(f) {
+            return Answer {
+                verdict: Resolved::Infeasible,
+                note: "recorded".into(),
+                seconds: 0.0,
+            };
+        }
+        // CBC already ran out of at least this much time on it: asking again would only
+        // spend the time once more.
+        if let Some(&t) = r.timed_out.get(f)
+            && how.time_limit.is_some_and(|limit| t >= limit)
+        {
+            return Answer {
+                verdict: Resolved::Unknown,
+                note: format!("recorded: no verdict within {t:.0} s"),
+                seconds: 0.0,
+            };
+        }
     }
     let a = solve_one(call, how);
     if let (Some(r), Some(f)) = (record, print) {
-        r.append(&f, &a);
+        r.append(&f, &a, how.time_limit);
     }
     a
 }
@@ -243,6 +255,8 @@ fn solve_one(call: &Call, how: &How) -> Answer {
 /// CBC's verdicts by system fingerprint, read from and appended to a JSON-lines file.
 pub struct Record {
     confirmed: HashSet<String>,
+    /// Systems CBC left with no verdict at its time limit: the most time it was given.
+    timed_out: HashMap<String, f64>,
     file: Mutex<std::fs::File>,
 }
 
@@ -252,7 +266,11 @@ struct Line {
     verdict: String,
     seconds: f64,
     note: String,
+    /// The time limit CBC was given (absent in older records: then `seconds` stands for it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_limit: Option<f64>,
 }
+
 
 impl Record {
     /// Opens (or creates) a record; lines that do not parse are ignored.
@@ -262,18 +280,28 @@ impl Record {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e),
         };
-        let confirmed = text
+        let lines: Vec<Line> = text
             .lines()
             .filter_map(|l| serde_json::from_str::<Line>(l).ok())
-            .filter(|l| l.verdict == "infeasible")
-            .map(|l| l.fingerprint)
             .collect();
+        let confirmed: HashSet<String> = lines
+            .iter()
+            .filter(|l| l.verdict == "infeasible")
+            .map(|l| l.fingerprint.clone())
+            .collect();
+        let mut timed_out: HashMap<String, f64> = HashMap::new();
+        for l in lines.iter().filter(|l| l.note == TIME_LIMIT_NOTE) {
+            let t = l.time_limit.unwrap_or(l.seconds);
+            let most = timed_out.entry(l.fingerprint.clone()).or_insert(t);
+            *most = most.max(t);
+        }
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)?;
         Ok(Record {
             confirmed,
+            timed_out,
             file: Mutex::new(file),
         })
     }
@@ -288,12 +316,13 @@ impl Record {
     }
 
     /// One line per verdict, written whole (a failed write only loses the record's line).
-    fn append(&self, fingerprint: &str, a: &Answer) {
+    fn append(&self, fingerprint: &str, a: &Answer, time_limit: Option<f64>) {
         let line = Line {
             fingerprint: fingerprint.into(),
             verdict: format!("{:?}", a.verdict).to_lowercase(),
             seconds: a.seconds,
             note: a.note.clone(),
+            time_limit,
         };
         if let Ok(mut text) = serde_json::to_string(&line) {
             text.push('\n');
@@ -327,4 +356,59 @@ fn fingerprint(sys: &LinearSystem) -> String {
         eat(bound(r.hi));
     }
     format!("{h:032x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::farkas::Row;
+
+    #[test]
+    fn a_record_skips_what_cbc_settled_or_could_not_settle_in_the_time_allowed() {
+        let sys = |hi: i64| LinearSystem {
+            cols: vec![(0, Some(1))],
+            rows: vec![Row {
+                coefs: vec![(0, 1)],
+                lo: Some(2),
+                hi: Some(hi),
+            }],
+        };
+        let (done, slow) = (sys(2), sys(3));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record.jsonl");
+        let line = |s: &LinearSystem, verdict: &str, note: &str| {
+            format!(
+                "{{\"fingerprint\":\"{}\",\"verdict\":\"{verdict}\",\"seconds\":200.5,\"note\":\"{note}\"}}\n",
+                fingerprint(s)
+            )
+        };
+        let text = line(&done, "infeasible", "") + &line(&slow, "unknown", TIME_LIMIT_NOTE);
+        std::fs::write(&path, text + "not json\n").unwrap();
+        let record = Record::open(&path).unwrap();
+        assert_eq!(record.len(), 1);
+        let call = |sys: LinearSystem| Call {
+            step: 1,
+            context: String::new(),
+            sys,
+            solver: Solver::Cbc,
+            program: 0,
+            priority: 0.0,
+        };
+        let how = |limit: f64| How {
+            jobs: 1,
+            time_limit: Some(limit),
+            record: Some(&record),
+            // Never started here: every call below is answered from the record.
+            cbc_process: Some(Path::new("/nonexistent/solarmy")),
+            progress: false,
+        };
+        let a = answer(&call(done), &how(1e6));
+        assert_eq!((a.verdict, a.note.as_str()), (Resolved::Infeasible, "recorded"));
+        let a = answer(&call(slow.clone()), &how(200.0));
+        assert_eq!(a.verdict, Resolved::Unknown);
+        assert!(a.note.starts_with("recorded: no verdict within"), "{}", a.note);
+        // Given more time than before, CBC is asked again (here: a process that cannot start).
+        let a = answer(&call(slow), &how(1000.0));
+        assert!(a.note.contains("could not start"), "{}", a.note);
+    }
 }

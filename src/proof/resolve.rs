@@ -62,6 +62,9 @@ pub struct Opinion {
     pub seconds: f64,
 }
 
+/// The note of a CBC call its time limit stopped (a check's record knows such calls by it).
+pub const TIME_LIMIT_NOTE: &str = "time limit";
+
 /// Solves `sys` as a pure integer feasibility problem with CBC, one thread, at most
 /// `time_limit` seconds of wall-clock time (CBC's `timeMode elapsed`: its default counts
 /// the process's CPU seconds, which with `--jobs 2` gave each call about half its limit). A
@@ -121,7 +124,7 @@ pub fn cbc(sys: &LinearSystem, time_limit: Option<f64>) -> Opinion {
         (Status::Finished | Status::Unlaunched, _) if raw.is_proven_optimal() => {
             (Resolved::Feasible, exactly(sys, raw.col_solution()))
         }
-        (_, SecondaryStatus::StoppedOnTime) => (Resolved::Unknown, "time limit".into()),
+        (_, SecondaryStatus::StoppedOnTime) => (Resolved::Unknown, TIME_LIMIT_NOTE.into()),
         (s, why) => (Resolved::Unknown, format!("CBC stopped: {s:?}, {why:?}")),
     };
     Opinion {
