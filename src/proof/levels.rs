@@ -119,6 +119,25 @@ impl Canon {
         Canon { tables }
     }
 
+    /// The images of p under each symmetry, into `out`.
+    fn images(&self, p: u64, out: &mut [u64]) {
+        for (slot, t) in out.iter_mut().zip(&self.tables) {
+            *slot = t
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (k, t)| acc | t[(p >> (8 * k)) as usize & 255]);
+        }
+    }
+
+    /// The least image of q = p ^ flip, from the images of p and those of `flip` (an image
+    /// under a permutation is linear over XOR): the same as [`Canon::least`] of q.
+    fn least_after(&self, q: u64, images: &[u64], flips: &[u64]) -> u64 {
+        images
+            .iter()
+            .zip(flips)
+            .fold(q, |best, (img, f)| best.min(img ^ f))
+    }
+
     fn least(&self, p: u64) -> u64 {
         self.tables.iter().fold(p, |best, t| {
             let img = t
@@ -136,11 +155,14 @@ impl Canon {
 /// position reached from one).
 struct Values {
     tables: Vec<(Vec<[i64; 256]>, i64)>,
+    /// The weights of each pagoda by hole.
+    weights: Vec<Vec<i64>>,
     forward: bool,
 }
 
 impl Values {
     fn new(n: usize, pagodas: Vec<(Vec<i64>, i64)>, forward: bool) -> Values {
+        let weights = pagodas.iter().map(|(w, _)| w.clone()).collect();
         let tables = pagodas
             .into_iter()
             .map(|(w, at)| {
@@ -161,7 +183,34 @@ impl Values {
                 (t, at)
             })
             .collect();
-        Values { tables, forward }
+        Values {
+            tables,
+            weights,
+            forward,
+        }
+    }
+
+    /// The value of p under each pagoda, into `out`.
+    fn values(&self, p: u64, out: &mut [i64]) {
+        for (slot, (t, _)) in out.iter_mut().zip(&self.tables) {
+            *slot = t
+                .iter()
+                .enumerate()
+                .map(|(k, t)| t[(p >> (8 * k)) as usize & 255])
+                .sum();
+        }
+    }
+
+    /// [`Values::pruned`] of the position whose values are `values` plus `change`.
+    fn pruned_after(&self, values: &[i64], change: &[i64]) -> bool {
+        values
+            .iter()
+            .zip(change)
+            .zip(&self.tables)
+            .any(|((v, d), (_, bound))| {
+                let v = v + d;
+                if self.forward { v < *bound } else { v > *bound }
+            })
     }
 
     /// Premise 1: forward, some pagoda is lower on p than on the finish alone; backward,
@@ -220,14 +269,59 @@ pub fn meet(s: &Space, start: u64, depth: usize) -> Outcome {
 
 /// One jump of a side: what a level needs to build the next.
 struct Step<'a> {
-    jumps: &'a [(usize, usize, usize)],
+    /// Per jump of this side: the holes that must be full and empty, the holes it flips,
+    /// their images under each symmetry and the change it makes to each pagoda.
+    moves: Vec<Move>,
     max_level: usize,
     canon: &'a Canon,
     values: &'a Values,
-    forward: bool,
+}
+
+/// One jump as a side makes it (forward a jump, backward a jump undone).
+struct Move {
+    full: u64,
+    empty: u64,
+    flip: u64,
+    flips: Vec<u64>,
+    change: Vec<i64>,
 }
 
 impl Step<'_> {
+    /// The moves of a side: forward from, over full and to empty, backward the reverse.
+    fn moves(
+        jumps: &[(usize, usize, usize)],
+        canon: &Canon,
+        values: &Values,
+        forward: bool,
+    ) -> Vec<Move> {
+        let mut images = vec![0u64; canon.tables.len()];
+        jumps
+            .iter()
+            .map(|&(a, b, c)| {
+                let (full, empty) = if forward {
+                    (1 << a | 1 << b, 1 << c)
+                } else {
+                    (1 << c, 1 << a | 1 << b)
+                };
+                let flip = full | empty;
+                canon.images(flip, &mut images);
+                let sign = if forward { 1 } else { -1 };
+                let change = values
+                    .weights
+                    .iter()
+                    .map(|w| sign * (w[c] - w[a] - w[b]))
+                    .collect();
+                Move {
+                    full,
+                    empty,
+                    flip,
+                    flips: images.clone(),
+                    change,
+                }
+            })
+            .collect()
+    }
+
     /// The next level, sorted and without repeats, or None when it holds more than
     /// `max_level` positions. The level is cut into one slice per core, each expanded on a
     /// thread of its own, and the slices' results merged: the same set as one thread builds.
@@ -258,22 +352,21 @@ impl Step<'_> {
     }
 
     /// The children of a slice of a level, sorted and without repeats (None: over the limit).
+    /// A child's pagoda values and images are its parent's changed by the jump's.
     fn expand(&self, slice: &[u64]) -> Option<Vec<u64>> {
         let mut buf = Vec::new();
         let mut merged = 1usize << 20;
+        let mut values = vec![0i64; self.values.tables.len()];
+        let mut images = vec![0u64; self.canon.tables.len()];
         for &p in slice {
-            for &(a, b, c) in self.jumps {
-                // Forward a jump: from, over full, to empty; backward the reverse.
-                let (full, empty) = if self.forward {
-                    (1 << a | 1 << b, 1 << c)
-                } else {
-                    (1 << c, 1 << a | 1 << b)
-                };
-                if p & full == full && p & empty == 0 {
-                    let q = p ^ (1 << a | 1 << b | 1 << c);
-                    if !self.values.pruned(q) {
-                        buf.push(self.canon.least(q));
-                    }
+            self.values.values(p, &mut values);
+            self.canon.images(p, &mut images);
+            for m in &self.moves {
+                if p & m.full == m.full
+                    && p & m.empty == 0
+                    && !self.values.pruned_after(&values, &m.change)
+                {
+                    buf.push(self.canon.least_after(p ^ m.flip, &images, &m.flips));
                 }
             }
             // Merged whenever it doubles, so the buffer stays a few times the level's size.
@@ -351,11 +444,10 @@ fn side(
     };
     let mut counts = vec![level.len() as u64];
     let step = Step {
-        jumps: s.jumps,
+        moves: Step::moves(s.jumps, &canon, &values, forward),
         max_level: s.max_level,
         canon: &canon,
         values: &values,
-        forward,
     };
     while counts.len() <= depth && !level.is_empty() {
         let j = counts.len();
@@ -407,17 +499,64 @@ mod tests {
         assert_eq!(merge(&[7], &[]), vec![7]);
     }
 
+    /// The square's eight symmetries as permutations of its holes.
+    fn turns() -> Vec<Vec<usize>> {
+        let maps: [fn(usize, usize) -> (usize, usize); 8] = [
+            |x, y| (x, y),
+            |x, y| (4 - x, y),
+            |x, y| (x, 4 - y),
+            |x, y| (4 - x, 4 - y),
+            |x, y| (y, x),
+            |x, y| (4 - y, x),
+            |x, y| (y, 4 - x),
+            |x, y| (4 - y, 4 - x),
+        ];
+        maps.iter()
+            .map(|m| {
+                (0..25)
+                    .map(|h| {
+                        let (x, y) = m(h % 5, h / 5);
+                        5 * y + x
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_child_built_from_its_parent_is_the_child_computed_afresh() {
+        let jumps = square();
+        let perms = turns();
+        let canon = Canon::new(25, &perms);
+        // Any weights do here: only the arithmetic is compared, not the pruning's premise.
+        let w: Vec<i64> = (0..25).map(|h| (h as i64 * 7) % 5 - 2).collect();
+        for forward in [true, false] {
+            let values = Values::new(25, vec![(w.clone(), 0), (vec![1; 25], 12)], forward);
+            let moves = Step::moves(&jumps, &canon, &values, forward);
+            let (mut vals, mut imgs) = (vec![0i64; 2], vec![0u64; 8]);
+            for seed in 0..2000u64 {
+                let p = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 39;
+                values.values(p, &mut vals);
+                canon.images(p, &mut imgs);
+                for m in moves.iter().filter(|m| p & m.full == m.full && p & m.empty == 0) {
+                    let q = p ^ m.flip;
+                    assert_eq!(canon.least_after(q, &imgs, &m.flips), canon.least(q));
+                    assert_eq!(values.pruned_after(&vals, &m.change), values.pruned(q));
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_level_built_on_threads_is_the_level_built_on_one() {
         let jumps = square();
         let canon = Canon::new(25, &[]);
         let values = Values::new(25, Vec::new(), true);
         let step = Step {
-            jumps: &jumps,
+            moves: Step::moves(&jumps, &canon, &values, true),
             max_level: usize::MAX,
             canon: &canon,
             values: &values,
-            forward: true,
         };
         let mut level = vec![((1u64 << 25) - 1) ^ (1 << 12)];
         for _ in 0..4 {

@@ -88,47 +88,93 @@ pub fn exhaust(board: &PegBoard, v: usize, f: usize, ahead: usize, max_level: us
     if n > 64 {
         return Exhaustion::TooMany(format!("{n} holes: the pruned search takes at most 64"));
     }
-    let pagodas = candidates(board);
-    let perms = group(board, f);
-    let jumps: Vec<(usize, usize, usize)> =
-        board.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
-    let space = Space {
-        n,
-        jumps: &jumps,
-        perms: &perms,
-        pagodas: &pagodas,
-        finish: f,
-        max_level,
-        log: None,
-    };
-    let start = (0..n).filter(|&h| h != v).fold(0u64, |m, h| m | 1 << h);
-    // First each side alone within a small limit (depth 0: all backward; N: all forward),
-    // since one side often dies out within a few levels; then the two sides meeting.
-    let small = Space {
-        max_level: max_level.min(PROBE_LEVEL),
-        ..space
-    };
-    for depth in [0, n - 2] {
-        if let Outcome::Counts {
-            forward,
-            backward,
-            shared: 0,
-        } = levels::meet(&small, start, depth)
-        {
-            return Exhaustion::NoPlay(pruned(board, &pagodas, perms.len(), forward, backward));
-        }
+    let parts = Parts::new(board, f);
+    let (pagodas, perms) = (&parts.pagodas, &parts.perms);
+    let space = parts.space(f, max_level);
+    let start = start(board, v);
+    if let Some(p) = one_side(board, &space, start) {
+        return Exhaustion::NoPlay(p);
     }
     let depth = (n - 2).div_ceil(2) + ahead;
     match levels::meet(&space, start, depth) {
         Outcome::Counts { shared, .. } if shared > 0 => Exhaustion::Reached,
         Outcome::Counts {
             forward, backward, ..
-        } => Exhaustion::NoPlay(pruned(board, &pagodas, perms.len(), forward, backward)),
+        } => Exhaustion::NoPlay(pruned(board, pagodas, perms.len(), forward, backward)),
         Outcome::TooMany(fwd, j) => Exhaustion::TooMany(format!(
             "the pruned search's {} level {j} holds more than {max_level} positions",
             if fwd { "forward" } else { "backward" }
         )),
     }
+}
+
+/// What a search's [`Space`] borrows: the candidate pagodas, the symmetries fixing the
+/// finish and the jumps as hole triples.
+struct Parts {
+    n: usize,
+    pagodas: Vec<Vec<i64>>,
+    perms: Vec<Vec<usize>>,
+    jumps: Vec<(usize, usize, usize)>,
+}
+
+impl Parts {
+    fn new(board: &PegBoard, f: usize) -> Parts {
+        Parts {
+            n: board.cells.len(),
+            pagodas: candidates(board),
+            perms: group(board, f),
+            jumps: board.jumps.iter().map(|j| (j.from, j.over, j.to)).collect(),
+        }
+    }
+
+    fn space(&self, f: usize, max_level: usize) -> Space<'_> {
+        Space {
+            n: self.n,
+            jumps: &self.jumps,
+            perms: &self.perms,
+            pagodas: &self.pagodas,
+            finish: f,
+            max_level,
+            log: None,
+        }
+    }
+}
+
+/// The start: every hole but the vacancy.
+fn start(board: &PegBoard, v: usize) -> u64 {
+    (0..board.cells.len())
+        .filter(|&h| h != v)
+        .fold(0u64, |m, h| m | 1 << h)
+}
+
+/// Each side alone within [`PROBE_LEVEL`] positions a level (depth 0: all backward; N: all
+/// forward), since one side often dies out within a few levels: the proof's content when
+/// one does.
+fn one_side(board: &PegBoard, space: &Space, start: u64) -> Option<Pruned> {
+    let small = Space {
+        max_level: space.max_level.min(PROBE_LEVEL),
+        ..*space
+    };
+    [0, space.n - 2].into_iter().find_map(|depth| {
+        match levels::meet(&small, start, depth) {
+            Outcome::Counts {
+                forward,
+                backward,
+                shared: 0,
+            } => Some(pruned(board, space.pagodas, space.perms.len(), forward, backward)),
+            _ => None,
+        }
+    })
+}
+
+/// The one-sided tries of [`exhaust`] alone (a few seconds at most): the proof's content
+/// when a side dies out, else None. Worth trying before a long search for a play.
+pub fn probe(board: &PegBoard, v: usize, f: usize) -> Option<Pruned> {
+    if board.cells.len() > 64 {
+        return None;
+    }
+    let parts = Parts::new(board, f);
+    one_side(board, &parts.space(f, PROBE_LEVEL), start(board, v))
 }
 
 /// The most positions a level may hold in the one-sided tries before the meeting.

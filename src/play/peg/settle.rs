@@ -203,7 +203,8 @@ pub fn settle(
 /// jump vectors from the program (each not ordered is cut off), in the first round then the
 /// beam searches ([`beamed`]), then the forward search from the start, then from the dual problem
 /// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
-/// of a position played backwards is a play with the same jumps). Infeasible without cuts:
+/// of a position played backwards is a play with the same jumps); after the first round, the
+/// one-sided tries of the pruned exhaustion ([`super::exhaust::probe`]). Infeasible without cuts:
 /// the certificate search. The forward search running out of positions: an exhaustive proof.
 fn search(
     board: &PegBoard,
@@ -247,6 +248,14 @@ fn search(
                 Found::Exhausted => return exhausted(board, v, f, limits),
                 Found::Budget => {}
             }
+        }
+        // Before the longer searches for a play: one side of the pruned exhaustion often
+        // dies out within a few levels, which proves in seconds that there is none.
+        if round == 0
+            && limits.pruned
+            && let Some(p) = super::exhaust::probe(board, v, f)
+        {
+            return Verdict::Pruned(p);
         }
         budget *= 3;
     }
