@@ -90,6 +90,9 @@ pub struct Limits {
     /// Widths of the beam searches tried first, each from both ends, and the positions of
     /// the endgame table they meet.
     pub beam_widths: Vec<usize>,
+    /// Wider beams, tried once the first round and the one-sided tries of the pruned
+    /// exhaustion have settled nothing (a wide beam costs seconds the cheap proofs need not).
+    pub late_beam_widths: Vec<usize>,
     pub endgame_positions: usize,
     /// Whether a problem still undecided gets the pruned exhaustion ([`super::exhaust`]),
     /// its forward side `pruned_ahead` levels past half way, at most `pruned_level`
@@ -112,6 +115,9 @@ impl Default for Limits {
             tree_nodes: 20_000,
             tree_seconds: 60.0,
             beam_widths: vec![5_000, 50_000],
+            // 200,000 finds the 41-hole diamond's (−3,−1) → (−3,1) (about 15 s), which 50,000
+            // does not.
+            late_beam_widths: vec![200_000],
             endgame_positions: 300_000,
             pruned: true,
             pruned_ahead: 2,
@@ -201,7 +207,7 @@ pub fn settle(
 
 /// Step 3, in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
 /// jump vectors from the program (each not ordered is cut off), in the first round then the
-/// beam searches ([`beamed`]), then the forward search from the start, then from the dual problem
+/// beam searches ([`beamed`]; wider ones in the second round), then the forward search from the start, then from the dual problem
 /// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
 /// of a position played backwards is a play with the same jumps); after the first round, the
 /// one-sided tries of the pruned exhaustion ([`super::exhaust::probe`]). Infeasible without cuts:
@@ -232,7 +238,12 @@ fn search(
             }
         }
         if round == 0
-            && let Some(verdict) = beamed(board, v, f, limits)
+            && let Some(verdict) = beamed(board, v, f, &limits.beam_widths, limits)
+        {
+            return verdict;
+        }
+        if round == 1
+            && let Some(verdict) = beamed(board, v, f, &limits.late_beam_widths, limits)
         {
             return verdict;
         }
@@ -270,12 +281,21 @@ fn search(
 
 /// The beam searches ([`super::beam`]), narrow then wide, each of this problem and of its
 /// dual (finish ↔ vacancy, the play reversed): a replayed play, or None.
-fn beamed(board: &PegBoard, v: usize, f: usize, limits: &Limits) -> Option<Verdict> {
+fn beamed(
+    board: &PegBoard,
+    v: usize,
+    f: usize,
+    widths: &[usize],
+    limits: &Limits,
+) -> Option<Verdict> {
+    if widths.is_empty() {
+        return None;
+    }
     let ends = [
         super::beam::endgame(board, f, limits.endgame_positions),
         super::beam::endgame(board, v, limits.endgame_positions),
     ];
-    for &width in &limits.beam_widths {
+    for &width in widths {
         for (a, b, dual) in [(v, f, false), (f, v, true)] {
             if let Some(mut seq) = super::beam::beam(board, a, b, width, &ends[dual as usize]) {
                 if dual {
