@@ -160,6 +160,19 @@ fn the_catalogue_matches_one_problem_at_a_time() {
         );
         assert_eq!(s.on_plays, e.solved.on_plays);
     }
+    // With no room for reaches beyond the current problem's, every answer is the same.
+    let tight = Limits {
+        reach_bytes: 0,
+        ..Limits::default()
+    };
+    let rebuilt = fewest::catalogue(&b, &tight, None, &mut |_| {}).unwrap();
+    let answers = |es: &[fewest::Entry]| -> Vec<_> {
+        es.iter()
+            .map(|e| (e.vacancy, e.finish, e.solved.min_moves, e.solved.on_plays.clone()))
+            .collect()
+    };
+    assert_eq!(answers(&rebuilt), answers(&entries));
+    assert!(rebuilt.iter().map(|e| e.built).sum::<u64>() > entries.iter().map(|e| e.built).sum());
 }
 
 #[test]

@@ -249,6 +249,8 @@ pub struct Limits {
     /// The most positions any one level may hold (8 bytes each, sorted; building a level
     /// needs a few times that).
     pub max_level: usize,
+    /// The most bytes a catalogue keeps in reaches ([`REACH_BYTES`] by default).
+    pub reach_bytes: usize,
     pub interrupt: Option<&'static AtomicBool>,
     /// Told each level as it is built.
     pub progress: Option<Progress>,
@@ -266,6 +268,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_level: 150_000_000,
+            reach_bytes: REACH_BYTES,
             interrupt: None,
             progress: None,
         }
@@ -320,6 +323,11 @@ impl Reach {
 
     pub fn positions(&self) -> u64 {
         self.levels.iter().map(|l| l.len() as u64).sum()
+    }
+
+    /// The memory its levels take.
+    pub fn bytes(&self) -> usize {
+        self.levels.iter().map(|l| 8 * l.slots.len()).sum()
     }
 }
 
@@ -771,6 +779,30 @@ fn walk(board: &PegBoard, bits: &Bits, id: &Id, to_end: &[u32], start: u64) -> V
     play
 }
 
+/// The most bytes the catalogue keeps in reaches (the current problem's two are kept
+/// whatever their size): its memory stays near that of its largest problem solved alone
+/// (3.3 GB for an English problem with no symmetry) instead of growing with the reaches
+/// later problems could reuse (10 GB and more on the English board).
+pub const REACH_BYTES: usize = 3 << 30;
+
+/// Drops the reaches no later problem needs, then, while the cache holds more than `budget`
+/// bytes, the one needed last (the current problem's `keep` stay): a reach dropped and
+/// needed again is only built again.
+fn evict(cache: &mut HashMap<usize, Reach>, needed: &[usize], keep: [usize; 2], budget: usize) {
+    cache.retain(|r, _| needed.contains(r));
+    while cache.values().map(Reach::bytes).sum::<usize>() > budget {
+        let next_use = |r: &usize| needed.iter().position(|x| x == r).unwrap_or(usize::MAX);
+        let Some(&last) = cache
+            .keys()
+            .filter(|r| !keep.contains(r))
+            .max_by_key(|r| next_use(r))
+        else {
+            break;
+        };
+        cache.remove(&last);
+    }
+}
+
 /// The levels each side needs: the forward reach ⌈N/2⌉ jumps deep, the backward ⌊N/2⌋.
 pub fn depths(bits: &Bits) -> (usize, usize) {
     let n = bits.n - 2;
@@ -877,14 +909,14 @@ pub fn catalogue(
             .iter()
             .flat_map(|&(a, b)| [bits.representative(a).0, bits.representative(b).0])
             .collect();
-        cache.retain(|r, _| needed.contains(r));
         let mut built = 0;
         for r in [rv, rf] {
-            if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(r) {
+            if !cache.contains_key(&r) {
                 let reach = Reach::new(&bits, r, jf, lim).map_err(|s| stop_line(s, lim))?;
                 built += reach.positions();
-                slot.insert(reach);
+                cache.insert(r, reach);
             }
+            evict(&mut cache, &needed, [rv, rf], lim.reach_bytes);
         }
         let a = Seen::new(&bits, &cache[&rv], gv);
         let b = Seen::new(&bits, &cache[&rf], gf);
