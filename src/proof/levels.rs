@@ -501,7 +501,8 @@ mod tests {
 
     /// The square's eight symmetries as permutations of its holes.
     fn turns() -> Vec<Vec<usize>> {
-        let maps: [fn(usize, usize) -> (usize, usize); 8] = [
+        type Map = fn(usize, usize) -> (usize, usize);
+        let maps: [Map; 8] = [
             |x, y| (x, y),
             |x, y| (4 - x, y),
             |x, y| (x, 4 - y),

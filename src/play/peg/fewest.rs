@@ -911,10 +911,10 @@ pub fn catalogue(
             .collect();
         let mut built = 0;
         for r in [rv, rf] {
-            if !cache.contains_key(&r) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(r) {
                 let reach = Reach::new(&bits, r, jf, lim).map_err(|s| stop_line(s, lim))?;
                 built += reach.positions();
-                cache.insert(r, reach);
+                slot.insert(reach);
             }
             evict(&mut cache, &needed, [rv, rf], lim.reach_bytes);
         }
