@@ -44,7 +44,7 @@ type Visit<'a> = dyn FnMut(u64, usize, &[Jump3]) + 'a;
 /// The number of a position in the move graph, if it is on some play.
 type Id<'a> = dyn Fn(u64) -> Option<usize> + 'a;
 /// A part of the move graph: each position's number of children, and the children.
-type Adjacency = (Vec<usize>, Vec<u32>);
+type Adjacency = (Vec<u32>, Vec<u32>);
 
 /// A board as bits: its jumps and its symmetries (as byte tables, for fast images).
 pub struct Bits {
@@ -616,11 +616,13 @@ pub fn solve(
     let id = |p: u64| g.id(bits, p);
     // Fewest moves to the finish (last position first: children come after their parents)
     // and from the start (first position first).
+    // Numbers are slots: an empty slot has no moves and stays FAR both ways.
     const FAR: u32 = u32::MAX;
     let total = g.offsets[levels.len()];
+    let (first, last) = (id(start).expect("in G"), id(1 << f).expect("in G"));
     let mut to_end = vec![FAR; total];
-    to_end[total - 1] = 0;
-    for k in (0..total - 1).rev() {
+    to_end[last] = 0;
+    for k in (0..total).rev().filter(|&k| k != last) {
         to_end[k] = g
             .children(k)
             .iter()
@@ -629,16 +631,16 @@ pub fn solve(
             .unwrap_or(FAR);
     }
     let mut from_start = vec![FAR; total];
-    from_start[0] = 0;
+    from_start[first] = 0;
     for k in 0..total {
         let d = from_start[k].saturating_add(1);
         for &c in g.children(k) {
             from_start[c as usize] = from_start[c as usize].min(d);
         }
     }
-    let best = to_end[id(start).expect("in G")];
+    let best = to_end[first];
     let mut table: Vec<Vec<u64>> = Vec::new();
-    for k in 0..total {
+    for k in (0..total).filter(|&k| from_start[k] != FAR && to_end[k] != FAR) {
         let (d, t) = (from_start[k] as usize, (from_start[k] + to_end[k]) as usize);
         if table.len() <= d {
             table.resize(d + 1, Vec::new());
@@ -655,13 +657,14 @@ pub fn solve(
     Ok(out)
 }
 
-/// The move graph on the positions on some play: positions numbered level by level (each
-/// level sorted, so a position's number is found by binary search in the level of its man
-/// count), and each position's move children, found in two threads.
+/// The move graph on the positions on some play: each level a [`Lookup`] (found by the
+/// position's man count), a position numbered by its slot there after the slots of the
+/// levels before (one memory read per number: the search spends most of its time numbering
+/// the ends of moves), and each position's move children, found in two threads.
 struct Graph<'a> {
     h: &'a [usize],
-    /// Per level: its set, and per slot the position's rank in the sorted level.
-    tables: Vec<(Lookup, Vec<u32>)>,
+    tables: Vec<Lookup>,
+    /// offsets[j]: the slots of the levels before j.
     offsets: Vec<usize>,
     /// children of k: targets[starts[k] .. starts[k + 1]].
     starts: Vec<usize>,
@@ -675,21 +678,11 @@ impl<'a> Graph<'a> {
         levels: &'a [Vec<u64>],
         lim: &Limits,
     ) -> Result<Graph<'a>, Stop> {
+        let tables: Vec<Lookup> = levels.iter().map(|l| Lookup::new(l)).collect();
         let mut offsets = vec![0];
-        for l in levels {
-            offsets.push(offsets.last().expect("0") + l.len());
+        for t in &tables {
+            offsets.push(offsets.last().expect("0") + t.slots.len());
         }
-        let tables = levels
-            .iter()
-            .map(|l| {
-                let t = Lookup::new(l);
-                let mut ranks = vec![u32::MAX; t.slots.len()];
-                for (r, &p) in l.iter().enumerate() {
-                    ranks[t.find(p).expect("just inserted")] = r as u32;
-                }
-                (t, ranks)
-            })
-            .collect();
         let mut g = Graph {
             h,
             tables,
@@ -697,15 +690,30 @@ impl<'a> Graph<'a> {
             starts: vec![0],
             targets: Vec::new(),
         };
-        let all: Vec<u64> = levels.iter().flatten().copied().collect();
-        let half = all.len().div_ceil(2).max(1);
+        // Every slot in number order, level by level; an empty one (u64::MAX) gets no moves.
+        for j in 0..g.tables.len() {
+            for (lens, targets) in g.moves_of_level(bits, j, lim)? {
+                for l in lens {
+                    let last = *g.starts.last().expect("0");
+                    g.starts.push(last + l as usize);
+                }
+                g.targets.extend(targets);
+            }
+        }
+        Ok(g)
+    }
+
+    /// The move children of every slot of level j, in two threads (each half of the slots:
+    /// per slot the number of children, and the children).
+    fn moves_of_level(&self, bits: &Bits, j: usize, lim: &Limits) -> Result<Vec<Adjacency>, Stop> {
+        let slots = &self.tables[j].slots;
+        let half = slots.len().div_ceil(2).max(1);
         let parts: Vec<Result<Adjacency, Stop>> = std::thread::scope(|s| {
-            let gr = &g;
-            let hs: Vec<_> = all
+            let hs: Vec<_> = slots
                 .chunks(half)
                 .map(|part| {
                     s.spawn(move || {
-                        let in_g = |p: u64| gr.id(bits, p);
+                        let in_g = |p: u64| self.id(bits, p);
                         let (mut lens, mut targets) = (Vec::new(), Vec::new());
                         let mut kids: Vec<u32> = Vec::new();
                         for (i, &p) in part.iter().enumerate() {
@@ -715,10 +723,12 @@ impl<'a> Graph<'a> {
                                 return Err(Stop::Interrupted);
                             }
                             kids.clear();
-                            moves_from(bits, &in_g, p, &mut |_, k, _| kids.push(k as u32));
+                            if p != u64::MAX {
+                                moves_from(bits, &in_g, p, &mut |_, k, _| kids.push(k as u32));
+                            }
                             kids.sort_unstable();
                             kids.dedup();
-                            lens.push(kids.len());
+                            lens.push(kids.len() as u32);
                             targets.extend_from_slice(&kids);
                         }
                         Ok((lens, targets))
@@ -729,24 +739,15 @@ impl<'a> Graph<'a> {
                 .map(|x| x.join().expect("a graph thread panicked"))
                 .collect()
         });
-        for part in parts {
-            let (lens, targets) = part?;
-            for l in lens {
-                let last = *g.starts.last().expect("0");
-                g.starts.push(last + l);
-            }
-            g.targets.extend(targets);
-        }
-        Ok(g)
+        parts.into_iter().collect()
     }
 
     /// The number of a position (any image), if it is on some play.
     fn id(&self, bits: &Bits, p: u64) -> Option<usize> {
         let j = (bits.n - 1).checked_sub(p.count_ones() as usize)?;
         let c = bits.canon(self.h, p);
-        let (t, ranks) = self.tables.get(j)?;
-        let slot = t.find(c)?;
-        Some(self.offsets[j] + ranks[slot] as usize)
+        let slot = self.tables.get(j)?.find(c)?;
+        Some(self.offsets[j] + slot)
     }
 
     fn children(&self, k: usize) -> &[u32] {
