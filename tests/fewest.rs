@@ -168,7 +168,14 @@ fn the_catalogue_matches_one_problem_at_a_time() {
     let rebuilt = fewest::catalogue(&b, &tight, None, &mut |_| {}).unwrap();
     let answers = |es: &[fewest::Entry]| -> Vec<_> {
         es.iter()
-            .map(|e| (e.vacancy, e.finish, e.solved.min_moves, e.solved.on_plays.clone()))
+            .map(|e| {
+                (
+                    e.vacancy,
+                    e.finish,
+                    e.solved.min_moves,
+                    e.solved.on_plays.clone(),
+                )
+            })
             .collect()
     };
     assert_eq!(answers(&rebuilt), answers(&entries));

@@ -485,3 +485,30 @@ fn conway_4_over_every_minimum_army_is_10_moves_proven() {
     let csv = std::path::PathBuf::from(j["play_csv"].as_str().unwrap());
     assert_eq!(verify::count_moves(&export::read_play(&csv).unwrap()), 10);
 }
+
+/// A reordering beam keeps a play's jumps and chains more of them into one man's move: the
+/// Pablito level-6 play of the integer program takes fewer moves reordered.
+#[test]
+fn reordering_keeps_the_jumps_and_saves_moves() {
+    let men = results_army("pablito", 6);
+    let path = format!(
+        "{}/results/armies/pablito-6-play.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let play = export::read_play(std::path::Path::new(&path)).unwrap();
+    let p = Problem::army(Army::pablito(), 6, &men).unwrap();
+    let before = moves::check_play(&p, &play).unwrap();
+    let found = moves::reorder(&p, &play, &[16, 128])
+        .unwrap()
+        .expect("a shorter play");
+    let after = moves::check_play(&p, &found).unwrap();
+    assert!(after < before, "{after} moves, not fewer than {before}");
+    let r = verify::replay(&Army::pablito().lattice(), 6, &men, &found).unwrap();
+    assert_eq!(r.moves as u32, after);
+    let key = |s: &Step| (s.from, s.over, s.to);
+    let mut a: Vec<_> = play.iter().map(key).collect();
+    let mut b: Vec<_> = found.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the reordered play makes other jumps");
+}

@@ -271,7 +271,6 @@ struct Line {
     time_limit: Option<f64>,
 }
 
-
 impl Record {
     /// Opens (or creates) a record; lines that do not parse are ignored.
     pub fn open(path: &Path) -> std::io::Result<Record> {
@@ -403,10 +402,17 @@ mod tests {
             progress: false,
         };
         let a = answer(&call(done), &how(1e6));
-        assert_eq!((a.verdict, a.note.as_str()), (Resolved::Infeasible, "recorded"));
+        assert_eq!(
+            (a.verdict, a.note.as_str()),
+            (Resolved::Infeasible, "recorded")
+        );
         let a = answer(&call(slow.clone()), &how(200.0));
         assert_eq!(a.verdict, Resolved::Unknown);
-        assert!(a.note.starts_with("recorded: no verdict within"), "{}", a.note);
+        assert!(
+            a.note.starts_with("recorded: no verdict within"),
+            "{}",
+            a.note
+        );
         // Given more time than before, CBC is asked again (here: a process that cannot start).
         let a = answer(&call(slow), &how(1000.0));
         assert!(a.note.contains("could not start"), "{}", a.note);

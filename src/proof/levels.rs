@@ -338,7 +338,10 @@ impl Step<'_> {
                 .chunks(chunk)
                 .map(|c| scope.spawn(move || self.expand(c)))
                 .collect();
-            handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+            handles
+                .into_iter()
+                .map(|h| h.join().ok().flatten())
+                .collect()
         });
         let mut parts = parts.into_iter();
         let mut merged = parts.next().unwrap_or(Some(Vec::new()))?;
@@ -539,7 +542,10 @@ mod tests {
                 let p = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 39;
                 values.values(p, &mut vals);
                 canon.images(p, &mut imgs);
-                for m in moves.iter().filter(|m| p & m.full == m.full && p & m.empty == 0) {
+                for m in moves
+                    .iter()
+                    .filter(|m| p & m.full == m.full && p & m.empty == 0)
+                {
                     let q = p ^ m.flip;
                     assert_eq!(canon.least_after(q, &imgs, &m.flips), canon.least(q));
                     assert_eq!(values.pruned_after(&vals, &m.change), values.pruned(q));
@@ -566,7 +572,10 @@ mod tests {
             level = one;
         }
         assert!(level.len() > 100);
-        let capped = Step { max_level: 10, ..step };
+        let capped = Step {
+            max_level: 10,
+            ..step
+        };
         assert_eq!(capped.next_on(&level, 3, 1), None);
     }
 }

@@ -155,16 +155,22 @@ fn one_side(board: &PegBoard, space: &Space, start: u64) -> Option<Pruned> {
         max_level: space.max_level.min(PROBE_LEVEL),
         ..*space
     };
-    [0, space.n - 2].into_iter().find_map(|depth| {
-        match levels::meet(&small, start, depth) {
+    [0, space.n - 2]
+        .into_iter()
+        .find_map(|depth| match levels::meet(&small, start, depth) {
             Outcome::Counts {
                 forward,
                 backward,
                 shared: 0,
-            } => Some(pruned(board, space.pagodas, space.perms.len(), forward, backward)),
+            } => Some(pruned(
+                board,
+                space.pagodas,
+                space.perms.len(),
+                forward,
+                backward,
+            )),
             _ => None,
-        }
-    })
+        })
 }
 
 /// The one-sided tries of [`exhaust`] alone (a few seconds at most): the proof's content

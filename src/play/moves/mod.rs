@@ -80,10 +80,10 @@
 //! time: the search stays exhaustive and correct without it.
 //!
 //! **Upper bounds** are plays, checked by replay: a seed play (the IP's), and what the *probes*
-//! find before the proof starts — beam searches by levels (Beasley's search by levels keeping
-//! only the most promising positions: heaviest, then fewest men, then smallest bound) for a
-//! play of fewer moves than the best known. Probes are heuristics and prove nothing; the proof
-//! is the iterative deepening alone, which stops as soon as its depth reaches the best play.
+//! find before the proof starts ([`beam`]: beam searches by levels that reorder the best
+//! play's jumps into fewer moves, then free ones over every legal move). Probes are heuristics
+//! and prove nothing; the proof is the iterative deepening alone, which stops as soon as its
+//! depth reaches the best play.
 
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice};
@@ -94,6 +94,9 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+mod beam;
+pub use beam::reorder;
 
 /// What counts as solved. The target cell must be (0,0) (translate the problem otherwise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -693,32 +696,6 @@ enum Verdict {
     Stopped,
 }
 
-/// A position kept by the beam search: its men and weights, the position it came from (an
-/// index into the level before) and the jumps of the move that led to it.
-struct BeamNode {
-    men: Vec<u32>,
-    w: Vec<W>,
-    parent: usize,
-    steps: Vec<(u32, u32, u32)>,
-}
-
-/// The moves of a beam search's play, last first: the goal's move `last_steps`, then back
-/// from node `at` of level `lvl` to the start.
-fn beam_path(
-    levels: &[Vec<BeamNode>],
-    (mut lvl, mut at): (usize, usize),
-    last_steps: Vec<(u32, u32, u32)>,
-) -> Vec<Vec<(u32, u32, u32)>> {
-    let mut path = vec![last_steps];
-    while at != usize::MAX {
-        let n = &levels[lvl][at];
-        path.push(n.steps.clone());
-        at = n.parent;
-        lvl = lvl.wrapping_sub(1);
-    }
-    path
-}
-
 struct Search<'a> {
     t: &'a Tables,
     occ: Vec<u8>,
@@ -740,6 +717,10 @@ struct Search<'a> {
     probe_deadline: Option<f64>,
     progress: Option<Progress>,
     last_report: f64,
+    /// Jumps left per (start cell, direction) when a probe reorders a known play's jumps
+    /// (see [`beam`]), used while `restrict` is set.
+    avail: Vec<u8>,
+    restrict: bool,
 }
 
 impl Search<'_> {
@@ -884,6 +865,15 @@ impl Search<'_> {
             if self.occ[b] != 1 || self.occ[c] != 0 {
                 continue;
             }
+            // A probe restricted to a multiset of jumps takes only the jumps left in it.
+            let id = at as usize * t.dirs.len() + k;
+            let restricted = self.restrict;
+            if restricted {
+                if self.avail[id] == 0 {
+                    continue;
+                }
+                self.avail[id] -= 1;
+            }
             self.occ[b] = 0;
             steps.push((at, b as u32, c as u32));
             removed.push(b as u32);
@@ -913,6 +903,9 @@ impl Search<'_> {
             removed.pop();
             steps.pop();
             self.occ[b] = 1;
+            if restricted {
+                self.avail[id] += 1;
+            }
             if found {
                 return true;
             }
@@ -956,91 +949,6 @@ impl Search<'_> {
         }
         self.remember(key, r);
         Verdict::Fail
-    }
-
-    /// Beam search by levels (Beasley's search by levels, keeping only the `width` most
-    /// promising positions of each level: smallest bound, then heaviest under the best last-jump
-    /// function) for a play of at most `most` moves. A heuristic for short plays, not a proof.
-    fn beam(&mut self, men: &[u32], w: &[W], width: usize, most: u32) -> Option<Vec<Step>> {
-        let sigma = (5f64.sqrt() - 1.0) / 2.0;
-        let heavy = |w: &[W]| {
-            w[1..]
-                .iter()
-                .map(|&(a, b)| a as f64 + b as f64 * sigma)
-                .fold(0.0, f64::max)
-        };
-        let mut levels: Vec<Vec<BeamNode>> = vec![vec![BeamNode {
-            men: men.to_vec(),
-            w: w.to_vec(),
-            parent: usize::MAX,
-            steps: Vec::new(),
-        }]];
-        let mut seen: FxSet<Vec<u32>> = FxSet::default();
-        for &m in men {
-            self.occ[m as usize] = 0;
-        }
-        let mut result = None;
-        'levels: for depth in 1..=most {
-            let mut next: Vec<(u32, f64, BeamNode)> = Vec::new();
-            let last = levels.len() - 1;
-            for (i, node) in levels[last].iter().enumerate() {
-                self.visits += 1;
-                if self.should_stop() {
-                    break 'levels;
-                }
-                for &m in &node.men {
-                    self.occ[m as usize] = 1;
-                }
-                let kids = self.children(&node.men, &node.w, most - depth + 1);
-                for &m in &node.men {
-                    self.occ[m as usize] = 0;
-                }
-                for kid in kids {
-                    if kid.goal {
-                        result = Some(beam_path(&levels, (last, i), kid.steps));
-                        break 'levels;
-                    }
-                    if seen.insert(kid.key) {
-                        let h = kid.bound.unwrap_or(u32::MAX);
-                        let score = heavy(&kid.weights);
-                        next.push((
-                            h,
-                            score,
-                            BeamNode {
-                                men: kid.men,
-                                w: kid.weights,
-                                parent: i,
-                                steps: kid.steps,
-                            },
-                        ));
-                    }
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            // Heaviest first (weight is the resource every play spends), to 1e-9; then the
-            // fewest men (the most jumps made), then the smallest bound.
-            let q = |x: f64| (x * 1e9).round() as i64;
-            next.sort_by(|a, b| (q(b.1), a.2.men.len(), a.0).cmp(&(q(a.1), b.2.men.len(), b.0)));
-            next.truncate(width);
-            levels.push(next.into_iter().map(|(_, _, n)| n).collect());
-        }
-        for &m in men {
-            self.occ[m as usize] = 1;
-        }
-        let path = result?;
-        Some(
-            path.iter()
-                .rev()
-                .flatten()
-                .map(|&(a, b, c)| Step {
-                    from: self.t.cell(a as usize),
-                    over: self.t.cell(b as usize),
-                    to: self.t.cell(c as usize),
-                })
-                .collect(),
-        )
     }
 
     /// The play on the path of the last search that found one.
@@ -1175,52 +1083,9 @@ impl<'a> Search<'a> {
             probe_deadline: None,
             progress: opts.progress.take(),
             last_report: 0.0,
+            avail: Vec::new(),
+            restrict: false,
         }
-    }
-
-    /// Probes for shorter plays (a heuristic, never part of the proof): beam searches by
-    /// levels of growing width, each looking for a play of fewer moves than the best known,
-    /// within a third of the time limit. A play found is checked and lowers `upper`. The
-    /// positions the probes visited.
-    fn probe(
-        &mut self,
-        p: &Problem,
-        (men, w): (&[u32], &[W]),
-        h0: u32,
-        upper: &mut Option<u32>,
-        ans: &mut Answer,
-        probe_positions: u64,
-    ) -> Result<u64, String> {
-        let mut spent = 0;
-        self.probe_deadline = self.deadline.map(|t| t / 3.0);
-        for width in [16, 128, 1024, 8192, 65536] {
-            while let Some(u) = *upper
-                && u > h0
-                && spent < probe_positions
-                && self.stopped.is_none()
-            {
-                self.visits = 0;
-                self.budget = Some(probe_positions - spent);
-                let found = self.beam(men, w, width, u - 1);
-                spent += self.visits;
-                self.total += self.visits;
-                let Some(play) = found else { break };
-                let moves = check_play(p, &play)?;
-                if moves >= u {
-                    return Err(format!(
-                        "internal error: a probe's play has {moves} moves, not fewer than {u}"
-                    ));
-                }
-                ans.play = Some(play);
-                ans.play_moves = Some(moves);
-                ans.found_by_search = true;
-                *upper = Some(moves);
-            }
-        }
-        self.visits = 0;
-        self.budget = None;
-        self.probe_deadline = None;
-        Ok(spent)
     }
 
     /// Iterative deepening from depth `h0`: each depth searched exhaustively, until a play is
