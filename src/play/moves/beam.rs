@@ -23,6 +23,9 @@ use std::time::Instant;
 /// is replayed and makes the same jumps (as a multiset) as `play`.
 pub fn reorder(p: &Problem, play: &[Step], widths: &[usize]) -> Result<Option<Vec<Step>>, String> {
     let moves = check_play(p, play)?;
+    if moves <= 1 {
+        return Ok(None);
+    }
     let t = Tables::new(p)?;
     let men: Vec<u32> = p.start.iter().map(|&c| t.index(c) as u32).collect();
     let w = t.weights_of(&men);
@@ -30,7 +33,7 @@ pub fn reorder(p: &Problem, play: &[Step], widths: &[usize]) -> Result<Option<Ve
     let jumps = s.play_jumps(play);
     let mut best: Option<(u32, Vec<Step>)> = None;
     for &width in widths {
-        let most = best.as_ref().map_or(moves, |b| b.0) - 1;
+        let most = best.as_ref().map_or(moves, |b| b.0).saturating_sub(1);
         if let Some(found) = s.beam(
             (&men, &w),
             (width, BeamOrder::MostJumps),
