@@ -249,8 +249,8 @@ impl Search<'_> {
             .collect()
     }
 
-    /// Probes for shorter plays (a heuristic, never part of the proof): reordering beams over
-    /// the best play's jumps, then free beams, each of growing width and each looking for a
+    /// Probes for shorter plays (a heuristic, never part of the proof): at each of growing
+    /// widths, a reordering beam over the best play's jumps, then free beams, each looking for a
     /// play of fewer moves than the best known, within a third of the time limit. A play found
     /// is checked and lowers `upper`. The positions the probes visited.
     pub(super) fn probe(
@@ -264,12 +264,17 @@ impl Search<'_> {
     ) -> Result<u64, String> {
         let mut spent = 0;
         self.probe_deadline = self.deadline.map(|t| t / 3.0);
+        // Every kind at one width before any at the next: the budget goes to cheap beams first.
+        let kinds = [
+            (BeamOrder::MostJumps, true),
+            (BeamOrder::Heaviest, false),
+            (BeamOrder::MostJumps, false),
+        ];
         let widths = [16, 128, 1024, 8192, 65536];
-        let reorder = widths.map(|w| (w, BeamOrder::MostJumps, true));
-        let free = widths
+        let beams = widths
             .into_iter()
-            .flat_map(|w| [BeamOrder::Heaviest, BeamOrder::MostJumps].map(|o| (w, o, false)));
-        for (width, order, restricted) in reorder.into_iter().chain(free) {
+            .flat_map(|w| kinds.map(|(o, r)| (w, o, r)));
+        for (width, order, restricted) in beams {
             while let Some(u) = *upper
                 && u > h0
                 && spent < probe_positions
