@@ -332,51 +332,13 @@ impl Reach {
 }
 
 /// The children of a level, each the least image under `group`, sorted and without repeats;
-/// built in two threads, chunk by chunk (each chunk's children sorted and deduplicated, and
-/// a thread's children merged whenever they double, so the transient memory stays within a
-/// few times the level's own size), the two threads' lists merged at the end.
+/// built in two threads ([`children_sorted`]) whose lists are merged at the end.
 fn next_level(bits: &Bits, group: &[usize], level: &[u64], lim: &Limits) -> Result<Vec<u64>, Stop> {
-    let stop = || lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
     let half = level.len().div_ceil(2).max(1);
     let runs: Vec<Result<Vec<u64>, Stop>> = std::thread::scope(|s| {
         let handles: Vec<_> = level
             .chunks(half)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut acc: Vec<u64> = Vec::new();
-                    // acc is merged (sorted, deduplicated) whenever it doubles.
-                    let mut merged = 1 << 22;
-                    let mut buf = Vec::new();
-                    for chunk in part.chunks(1 << 18) {
-                        if stop() {
-                            return Err(Stop::Interrupted);
-                        }
-                        buf.clear();
-                        for &p in chunk {
-                            let from = buf.len();
-                            bits.children(p, &mut buf);
-                            for c in &mut buf[from..] {
-                                *c = bits.canon(group, *c);
-                            }
-                        }
-                        buf.sort_unstable();
-                        buf.dedup();
-                        acc.extend_from_slice(&buf);
-                        if acc.len() > 2 * merged {
-                            acc.sort_unstable();
-                            acc.dedup();
-                            merged = acc.len().max(1 << 22);
-                            if acc.len() > lim.max_level {
-                                return Err(Stop::TooMany);
-                            }
-                        }
-                    }
-                    // Sorted here, in this thread: the two are merged in linear time.
-                    acc.sort_unstable();
-                    acc.dedup();
-                    Ok(acc)
-                })
-            })
+            .map(|part| s.spawn(move || children_sorted(bits, group, part, lim)))
             .collect();
         handles
             .into_iter()
@@ -389,6 +351,56 @@ fn next_level(bits: &Bits, group: &[usize], level: &[u64], lim: &Limits) -> Resu
     }
     if out.len() > lim.max_level {
         return Err(Stop::TooMany);
+    }
+    Ok(out)
+}
+
+/// The children of `part` (least images under `group`), sorted without repeats. Each chunk's
+/// children are sorted on their own, a run; runs are merged pairwise in linear time whenever
+/// the newest is at least half as long as the one before. So each run is more than twice the
+/// next, the runs together hold less than twice the longest (the transient memory stays
+/// within a few times the level's own size), and a child is merged about log(n / chunk)
+/// times, where sorting the growing list again would sort it whole each time.
+fn children_sorted(
+    bits: &Bits,
+    group: &[usize],
+    part: &[u64],
+    lim: &Limits,
+) -> Result<Vec<u64>, Stop> {
+    let mut runs: Vec<Vec<u64>> = Vec::new();
+    for chunk in part.chunks(1 << 16) {
+        if lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(Stop::Interrupted);
+        }
+        let mut buf = Vec::new();
+        for &p in chunk {
+            let from = buf.len();
+            bits.children(p, &mut buf);
+            for c in &mut buf[from..] {
+                *c = bits.canon(group, *c);
+            }
+        }
+        buf.sort_unstable();
+        buf.dedup();
+        runs.push(buf);
+        while runs.len() >= 2 && 2 * runs[runs.len() - 1].len() >= runs[runs.len() - 2].len() {
+            let (b, a) = (
+                runs.pop().unwrap_or_default(),
+                runs.pop().unwrap_or_default(),
+            );
+            let merged = merge_sorted(&a, &b);
+            if merged.len() > lim.max_level {
+                return Err(Stop::TooMany);
+            }
+            runs.push(merged);
+        }
+    }
+    let mut out = Vec::new();
+    while let Some(r) = runs.pop() {
+        out = merge_sorted(&r, &out);
+        if out.len() > lim.max_level {
+            return Err(Stop::TooMany);
+        }
     }
     Ok(out)
 }
