@@ -115,6 +115,9 @@ impl Search<'_> {
     }
 
     /// The moves from a kept position (its men on the board, its jumps allowed), within `limit`.
+    /// [`Search::children`] keeps one child per position up to the mirror, so a reordering
+    /// beam may drop a child whose jumps left differ from its twin's: a heuristic may lose
+    /// plays, never make a wrong one (every play found is replayed).
     fn expand(&mut self, node: &BeamNode, limit: u32, restricted: bool) -> Vec<Child> {
         for &m in &node.men {
             self.occ[m as usize] = 1;
