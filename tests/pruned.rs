@@ -5,6 +5,7 @@
 use solarmy::play::peg::PegBoard;
 use solarmy::play::peg::exhaust::{self, Exhaustion};
 use solarmy::play::peg::settle::{self, Outcome, Verdict};
+use solarmy::play::peg::sharpen::Sharpening;
 use solarmy::problem::Problem;
 use solarmy::problem::geometry::Cell;
 use solarmy::proof::check::{Options, check};
@@ -70,6 +71,12 @@ fn plain(b: &PegBoard, v: usize) -> HashSet<usize> {
 
 #[test]
 fn pruned_exhaustion_agrees_with_the_plain_search() {
+    let sharp = Sharpening {
+        rounds: 2,
+        samples: 60,
+        limit: 2,
+        seconds: 1.0,
+    };
     for b in [diamond25(), square(), model("triangle5")] {
         if b.name != "triangle5" {
             assert!(
@@ -91,8 +98,9 @@ fn pruned_exhaustion_agrees_with_the_plain_search() {
             let truth = plain(&b, vi);
             for (pv, f) in b.problems().into_iter().filter(|p| p.0 == v) {
                 let fi = b.index[&f];
-                for ahead in [0, 3] {
-                    let got = match exhaust::exhaust(&b, b.index[&pv], fi, ahead, 10_000_000) {
+                // With the problem's own pagodas too: they may only prune dead positions.
+                for how in [None, Some(&sharp)] {
+                    let got = match exhaust::exhaust(&b, b.index[&pv], fi, 10_000_000, how) {
                         Exhaustion::NoPlay(_) => false,
                         Exhaustion::Reached => true,
                         Exhaustion::TooMany(e) => panic!("{e}"),
@@ -133,13 +141,60 @@ fn met(b: &PegBoard, v: Cell, f: Cell, depth: usize) -> (usize, Vec<u64>, Vec<u6
     (perms.len(), forward, backward, shared)
 }
 
+/// The balanced meeting (the prover's) states counts that the checker's meeting at the same
+/// forward depth recomputes exactly, for solvable and unsolvable problems alike, and it finds
+/// a shared position exactly when the plain search reaches the finish.
+#[test]
+fn the_balanced_meeting_is_the_meeting_at_its_depth() {
+    use solarmy::proof::levels::{Outcome as Met, Space, balanced};
+    for b in [square(), model("triangle5")] {
+        let v = b.problems()[0].0;
+        let (vi, n) = (b.index[&v], b.cells.len());
+        let truth = plain(&b, vi);
+        let jumps: Vec<_> = b.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
+        for (_, f) in b.problems().into_iter().filter(|p| p.0 == v) {
+            let fi = b.index[&f];
+            let (perms, pagodas) = (exhaust::group(&b, fi), exhaust::candidates(&b));
+            let space = Space {
+                n,
+                jumps: &jumps,
+                perms: &perms,
+                pagodas: &pagodas,
+                finish: fi,
+                max_level: 10_000_000,
+                log: None,
+            };
+            let start = (0..n).filter(|&h| h != vi).fold(0u64, |m, h| m | 1 << h);
+            let Met::Counts {
+                forward, backward, ..
+            } = balanced(&space, start)
+            else {
+                panic!("too many positions")
+            };
+            let (_, fw, bw, shared) = met(&b, v, f, forward.len() - 1);
+            assert_eq!(
+                (&fw, &bw),
+                (&forward, &backward),
+                "{}: {v:?} -> {f:?}",
+                b.name
+            );
+            assert_eq!(
+                shared > 0,
+                truth.contains(&fi),
+                "{}: {v:?} -> {f:?}",
+                b.name
+            );
+        }
+    }
+}
+
 /// A pruned proof of an unsolvable problem whose sides meet half way (the prover settles it
 /// from one side; the checker takes any depth).
 fn pruned_proof(b: &PegBoard) -> Proof {
     let (v, f) = (Cell::xy(-2, -2), Cell::xy(-2, -2));
     let (vi, fi) = (b.index[&v], b.index[&f]);
     assert!(!plain(b, vi).contains(&fi), "the problem is not solvable");
-    let Exhaustion::NoPlay(mut p) = exhaust::exhaust(b, vi, fi, 0, 10_000_000) else {
+    let Exhaustion::NoPlay(mut p) = exhaust::exhaust(b, vi, fi, 10_000_000, None) else {
         panic!("the pruned search settles it")
     };
     // The prover's own proof (one side dies out within its small limit) checks too.
@@ -254,4 +309,25 @@ fn a_pruned_claim_on_a_solvable_problem_is_refused() {
         .expect_err("a solvable problem")
         .to_string();
     assert!(e.contains("share") && e.starts_with("step "), "{e}");
+}
+
+/// The pagodas made for a problem of the 41-hole diamond hold on every jump, are new, and
+/// rule out positions the board's own pagodas keep (the premise the checker verifies again).
+#[test]
+fn pagodas_made_for_a_problem_hold_on_every_jump() {
+    let b = model("diamond41");
+    let (v, f) = (b.index[&Cell::xy(-3, -1)], b.index[&Cell::xy(3, 1)]);
+    let known = exhaust::candidates(&b);
+    let how = Sharpening {
+        rounds: 2,
+        samples: 100,
+        limit: 2,
+        seconds: 1.0,
+    };
+    let made = solarmy::play::peg::sharpen::sharpen(&b, &known, v, f, &how);
+    assert!(!made.is_empty(), "no pagoda found");
+    for p in &made {
+        assert!(!known.contains(p));
+        assert!(b.jumps.iter().all(|j| p[j.to] <= p[j.from] + p[j.over]));
+    }
 }

@@ -35,7 +35,8 @@ pub struct Space<'a> {
     pub finish: usize,
     /// The most positions one level may hold before the search stops.
     pub max_level: usize,
-    /// Told (jumps made, positions kept) at each level, besides the progress bar.
+    /// Told (level index, positions kept) as each level after the first is built, on either
+    /// side, besides the progress bar.
     pub log: Option<&'a dyn Fn(usize, usize)>,
 }
 
@@ -237,33 +238,155 @@ impl Values {
 pub fn meet(s: &Space, start: u64, depth: usize) -> Outcome {
     let total = s.n.saturating_sub(2);
     let depth = depth.min(total);
-    let ahead = side(s, start, start, true, depth);
-    let (forward, last) = match ahead {
-        Ok(x) => x,
-        Err(j) => return Outcome::TooMany(true, j),
-    };
-    if forward.last() == Some(&0) {
-        // No position survives: nothing reaches the finish, and no backward side is needed.
-        return Outcome::Counts {
-            forward,
-            backward: Vec::new(),
-            shared: 0,
-        };
+    let mut ahead = Side::new(s, start, start, true);
+    while ahead.depth() < depth && !ahead.level.is_empty() {
+        if let Err(j) = ahead.advance(s) {
+            return Outcome::TooMany(true, j);
+        }
     }
-    let back = side(s, start, 1u64 << s.finish, false, total - depth);
-    let (backward, first) = match back {
-        Ok(x) => x,
-        Err(k) => return Outcome::TooMany(false, k),
-    };
-    let shared = if forward.len() == depth + 1 && backward.len() == total - depth + 1 {
-        count_shared(&last, &first)
+    if ahead.level.is_empty() {
+        // No position survives: nothing reaches the finish, and no backward side is needed.
+        return ahead.alone();
+    }
+    // The forward side's last level is held while the backward side runs.
+    ahead.level.shrink_to_fit();
+    let mut back = Side::new(s, start, 1u64 << s.finish, false);
+    while back.depth() < total - depth && !back.level.is_empty() {
+        if let Err(k) = back.advance(s) {
+            return Outcome::TooMany(false, k);
+        }
+    }
+    met(ahead, back, total)
+}
+
+/// [`meet`] at the depth where the two sides' levels stay smallest, found as they grow: each
+/// step extends the side whose last level is smaller, until the two depths add up to N. The
+/// outcome is the one [`meet`] gives at the forward depth reached (the levels of a side do not
+/// depend on the other, and a forward side that dies out ends the search there in both), so a
+/// checker calling [`meet`] with the stated depth recomputes the same counts. A side's level
+/// is built only when it is the smaller one, so the largest level held is about the smaller
+/// of the two sides' middle levels, not the forward side's.
+pub fn balanced(s: &Space, start: u64) -> Outcome {
+    let total = s.n.saturating_sub(2);
+    let mut ahead = Side::new(s, start, start, true);
+    let mut back = Side::new(s, start, 1u64 << s.finish, false);
+    loop {
+        if ahead.level.is_empty() {
+            return ahead.alone();
+        }
+        if back.level.is_empty() || ahead.depth() + back.depth() == total {
+            return met(ahead, back, total);
+        }
+        let forward = ahead.level.len() <= back.level.len();
+        let side = if forward { &mut ahead } else { &mut back };
+        if let Err(j) = side.advance(s) {
+            return Outcome::TooMany(forward, j);
+        }
+    }
+}
+
+/// The outcome of two sides grown as far as they go: the positions their last levels share
+/// when together they span the N jumps of a play, else none.
+fn met(mut ahead: Side, mut back: Side, total: usize) -> Outcome {
+    let shared = if ahead.depth() + back.depth() == total {
+        count_shared(&ahead.level, &back.level)
     } else {
         0
     };
     Outcome::Counts {
-        forward,
-        backward,
+        forward: std::mem::take(&mut ahead.counts),
+        backward: std::mem::take(&mut back.counts),
         shared,
+    }
+}
+
+/// One side of a search as it grows: its moves, its last level and every level's count.
+struct Side {
+    canon: Canon,
+    values: Values,
+    moves: Vec<Move>,
+    level: Vec<u64>,
+    counts: Vec<u64>,
+    forward: bool,
+    bar: ProgressBar,
+}
+
+impl Side {
+    /// Level 0 of a side: `from` (the start forward, the finish alone backward), unless pruned.
+    fn new(s: &Space, start: u64, from: u64, forward: bool) -> Side {
+        let canon = Canon::new(s.n, s.perms);
+        let values = Values::new(s.n, closure(s, start, forward), forward);
+        let moves = Step::moves(s.jumps, &canon, &values, forward);
+        let bar = ProgressBar::new(s.n.saturating_sub(2) as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} {prefix} level {pos} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(if forward { "forward" } else { "backward" });
+        let level = if values.pruned(from) {
+            Vec::new()
+        } else {
+            vec![canon.least(from)]
+        };
+        let counts = vec![level.len() as u64];
+        Side {
+            canon,
+            values,
+            moves,
+            level,
+            counts,
+            forward,
+            bar,
+        }
+    }
+
+    /// Jumps made (forward) or undone (backward) to reach the last level.
+    fn depth(&self) -> usize {
+        self.counts.len() - 1
+    }
+
+    /// Builds the next level; Err(its index) when it would hold more than `max_level`.
+    fn advance(&mut self, s: &Space) -> Result<(), usize> {
+        let j = self.counts.len();
+        self.bar.set_position(j as u64);
+        self.bar
+            .set_message(format!("{} positions before", self.level.len()));
+        let step = Step {
+            moves: &self.moves,
+            max_level: s.max_level,
+            canon: &self.canon,
+            values: &self.values,
+        };
+        let Some(next) = step.next(&self.level) else {
+            self.bar.finish_and_clear();
+            return Err(j);
+        };
+        self.level = next;
+        self.counts.push(self.level.len() as u64);
+        if let Some(log) = s.log {
+            log(j, self.level.len());
+        }
+        if self.level.is_empty() {
+            self.bar.finish_and_clear();
+        }
+        Ok(())
+    }
+
+    /// The outcome when the forward side died out: its counts, no backward side.
+    fn alone(mut self) -> Outcome {
+        debug_assert!(self.forward);
+        Outcome::Counts {
+            forward: std::mem::take(&mut self.counts),
+            backward: Vec::new(),
+            shared: 0,
+        }
+    }
+}
+
+impl Drop for Side {
+    /// A side's bar goes with it, however the search ended.
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
     }
 }
 
@@ -271,7 +394,7 @@ pub fn meet(s: &Space, start: u64, depth: usize) -> Outcome {
 struct Step<'a> {
     /// Per jump of this side: the holes that must be full and empty, the holes it flips,
     /// their images under each symmetry and the change it makes to each pagoda.
-    moves: Vec<Move>,
+    moves: &'a [Move],
     max_level: usize,
     canon: &'a Canon,
     values: &'a Values,
@@ -364,7 +487,7 @@ impl Step<'_> {
         for &p in slice {
             self.values.values(p, &mut values);
             self.canon.images(p, &mut images);
-            for m in &self.moves {
+            for m in self.moves {
                 if p & m.full == m.full
                     && p & m.empty == 0
                     && !self.values.pruned_after(&values, &m.change)
@@ -421,60 +544,6 @@ fn count_shared(a: &[u64], b: &[u64]) -> u64 {
         }
     }
     n
-}
-
-/// One side's levels 0 … `depth` (stopping at an empty one): the count of each and the last
-/// level, sorted; or the index of a level over the limit.
-fn side(
-    s: &Space,
-    start: u64,
-    from: u64,
-    forward: bool,
-    depth: usize,
-) -> Result<(Vec<u64>, Vec<u64>), usize> {
-    let canon = Canon::new(s.n, s.perms);
-    let values = Values::new(s.n, closure(s, start, forward), forward);
-    let bar = ProgressBar::new(depth as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} {prefix} level {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_prefix(if forward { "forward" } else { "backward" });
-    let mut level: Vec<u64> = if values.pruned(from) {
-        Vec::new()
-    } else {
-        vec![canon.least(from)]
-    };
-    let mut counts = vec![level.len() as u64];
-    let step = Step {
-        moves: Step::moves(s.jumps, &canon, &values, forward),
-        max_level: s.max_level,
-        canon: &canon,
-        values: &values,
-    };
-    while counts.len() <= depth && !level.is_empty() {
-        let j = counts.len();
-        bar.set_position(j as u64);
-        bar.set_message(format!("{} positions before", level.len()));
-        if let Some(log) = s.log {
-            log(j - 1, level.len());
-        }
-        level = match step.next(&level) {
-            Some(next) => next,
-            None => {
-                bar.finish_and_clear();
-                return Err(j);
-            }
-        };
-        counts.push(level.len() as u64);
-    }
-    if let Some(log) = s.log {
-        log(counts.len() - 1, level.len());
-    }
-    bar.finish_and_clear();
-    // The forward side's last level is held while the backward side runs.
-    level.shrink_to_fit();
-    Ok((counts, level))
 }
 
 #[cfg(test)]
@@ -560,7 +629,7 @@ mod tests {
         let canon = Canon::new(25, &[]);
         let values = Values::new(25, Vec::new(), true);
         let step = Step {
-            moves: Step::moves(&jumps, &canon, &values, true),
+            moves: &Step::moves(&jumps, &canon, &values, true),
             max_level: usize::MAX,
             canon: &canon,
             values: &values,

@@ -5,9 +5,11 @@
 //! The pagodas are candidates built from the board's shape (Bell's resource counts of
 //! reference 003 are of this form: −1 on corners or on the edge, +1 on one lattice class of
 //! the other holes, 0 elsewhere); only candidates with p(to) <= p(from) + p(over) for every
-//! jump are kept, and the checker verifies that again.
+//! jump are kept, and the checker verifies that again. Pagodas made for the problem at hand
+//! ([`super::sharpen`]) may join them; the proof lists every pagoda the search used.
 
 use super::PegBoard;
+use super::sharpen::{Sharpening, sharpen};
 use crate::problem::geometry::Cell;
 use crate::proof::levels::{self, Outcome, Space};
 use std::collections::HashSet;
@@ -82,21 +84,33 @@ pub fn group(board: &PegBoard, f: usize) -> Vec<Vec<usize>> {
     perms.into_iter().filter(|p| p[f] == f).collect()
 }
 
-/// Runs the pruned meet in the middle for (v, f): forward `ahead` levels past half way.
-pub fn exhaust(board: &PegBoard, v: usize, f: usize, ahead: usize, max_level: usize) -> Exhaustion {
+/// Runs the pruned meet in the middle for (v, f), the two sides meeting where their levels
+/// stay smallest ([`levels::balanced`]; the proof's forward counts give the checker that
+/// depth). Unless a side dies out within the one-sided tries, the board's pagodas are first
+/// joined by some made for this problem ([`sharpen`], when `sharpening` is given).
+pub fn exhaust(
+    board: &PegBoard,
+    v: usize,
+    f: usize,
+    max_level: usize,
+    sharpening: Option<&Sharpening>,
+) -> Exhaustion {
     let n = board.cells.len();
     if n > 64 {
         return Exhaustion::TooMany(format!("{n} holes: the pruned search takes at most 64"));
     }
-    let parts = Parts::new(board, f);
-    let (pagodas, perms) = (&parts.pagodas, &parts.perms);
-    let space = parts.space(f, max_level);
+    let mut parts = Parts::new(board, f);
     let start = start(board, v);
-    if let Some(p) = one_side(board, &space, start) {
+    if let Some(p) = one_side(board, &parts.space(f, max_level), start) {
         return Exhaustion::NoPlay(p);
     }
-    let depth = (n - 2).div_ceil(2) + ahead;
-    match levels::meet(&space, start, depth) {
+    if let Some(how) = sharpening {
+        let more = sharpen(board, &parts.pagodas, v, f, how);
+        parts.pagodas.extend(more);
+    }
+    let (pagodas, perms) = (&parts.pagodas, &parts.perms);
+    let space = parts.space(f, max_level);
+    match levels::balanced(&space, start) {
         Outcome::Counts { shared, .. } if shared > 0 => Exhaustion::Reached,
         Outcome::Counts {
             forward, backward, ..

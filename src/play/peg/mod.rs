@@ -14,6 +14,7 @@ pub mod exhaust;
 pub mod fewest;
 pub mod play;
 pub mod settle;
+pub mod sharpen;
 
 use crate::problem::Problem;
 use crate::problem::file::{Cells, Start};

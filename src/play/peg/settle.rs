@@ -95,12 +95,12 @@ pub struct Limits {
     pub late_beam_widths: Vec<usize>,
     pub endgame_positions: usize,
     /// Whether a problem still undecided gets the pruned exhaustion ([`super::exhaust`]),
-    /// its forward side `pruned_ahead` levels past half way, at most `pruned_level`
-    /// positions a level, and (when some play exists) a pruned depth-first search for one
+    /// at most `pruned_level` positions a level, with pagodas made for the problem
+    /// (`sharpening`, None for the board's own alone), and (when some play exists) a pruned depth-first search for one
     /// of `pruned_nodes` nodes.
     pub pruned: bool,
-    pub pruned_ahead: usize,
     pub pruned_level: usize,
+    pub sharpening: Option<super::sharpen::Sharpening>,
     pub pruned_nodes: u64,
 }
 
@@ -120,8 +120,8 @@ impl Default for Limits {
             late_beam_widths: vec![200_000],
             endgame_positions: 300_000,
             pruned: true,
-            pruned_ahead: 2,
             pruned_level: crate::proof::peg::MAX_LEVEL,
+            sharpening: Some(Default::default()),
             pruned_nodes: 50_000_000,
         }
     }
@@ -390,7 +390,7 @@ fn exhausted(board: &PegBoard, v: usize, f: usize, limits: &Limits) -> Verdict {
 /// that some play exists, a pruned depth-first search for one (replayed).
 fn pruned(board: &PegBoard, v: usize, f: usize, limits: &Limits, why: &str) -> Verdict {
     use super::exhaust::{self, Exhaustion};
-    match exhaust::exhaust(board, v, f, limits.pruned_ahead, limits.pruned_level) {
+    match exhaust::exhaust(board, v, f, limits.pruned_level, limits.sharpening.as_ref()) {
         Exhaustion::NoPlay(p) => Verdict::Pruned(p),
         Exhaustion::TooMany(e) => Verdict::Undecided {
             why: format!("{why}; {e}"),
