@@ -114,7 +114,19 @@ fn pruned_exhaustion_agrees_with_the_plain_search() {
 
 /// The counts of the meeting at `depth` (the checker's own search, as the prover uses it).
 fn met(b: &PegBoard, v: Cell, f: Cell, depth: usize) -> (usize, Vec<u64>, Vec<u64>, u64) {
-    use solarmy::proof::levels::{Outcome as Met, Space, meet};
+    counts(b, v, f, |space, start| {
+        solarmy::proof::levels::meet(space, start, depth)
+    })
+}
+
+/// The group's size and the counts of a search of (v, f) pruned by the board's pagodas.
+fn counts(
+    b: &PegBoard,
+    v: Cell,
+    f: Cell,
+    search: impl Fn(&solarmy::proof::levels::Space, u64) -> solarmy::proof::levels::Outcome,
+) -> (usize, Vec<u64>, Vec<u64>, u64) {
+    use solarmy::proof::levels::{Outcome as Met, Space};
     let (vi, fi) = (b.index[&v], b.index[&f]);
     let n = b.cells.len();
     let jumps: Vec<_> = b.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
@@ -134,7 +146,7 @@ fn met(b: &PegBoard, v: Cell, f: Cell, depth: usize) -> (usize, Vec<u64>, Vec<u6
         forward,
         backward,
         shared,
-    } = meet(&space, start, depth)
+    } = search(&space, start)
     else {
         panic!("too many positions")
     };
@@ -146,31 +158,11 @@ fn met(b: &PegBoard, v: Cell, f: Cell, depth: usize) -> (usize, Vec<u64>, Vec<u6
 /// a shared position exactly when the plain search reaches the finish.
 #[test]
 fn the_balanced_meeting_is_the_meeting_at_its_depth() {
-    use solarmy::proof::levels::{Outcome as Met, Space, balanced};
     for b in [square(), model("triangle5")] {
         let v = b.problems()[0].0;
-        let (vi, n) = (b.index[&v], b.cells.len());
-        let truth = plain(&b, vi);
-        let jumps: Vec<_> = b.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
+        let truth = plain(&b, b.index[&v]);
         for (_, f) in b.problems().into_iter().filter(|p| p.0 == v) {
-            let fi = b.index[&f];
-            let (perms, pagodas) = (exhaust::group(&b, fi), exhaust::candidates(&b));
-            let space = Space {
-                n,
-                jumps: &jumps,
-                perms: &perms,
-                pagodas: &pagodas,
-                finish: fi,
-                max_level: 10_000_000,
-                log: None,
-            };
-            let start = (0..n).filter(|&h| h != vi).fold(0u64, |m, h| m | 1 << h);
-            let Met::Counts {
-                forward, backward, ..
-            } = balanced(&space, start)
-            else {
-                panic!("too many positions")
-            };
+            let (_, forward, backward, _) = counts(&b, v, f, solarmy::proof::levels::balanced);
             let (_, fw, bw, shared) = met(&b, v, f, forward.len() - 1);
             assert_eq!(
                 (&fw, &bw),
@@ -180,7 +172,7 @@ fn the_balanced_meeting_is_the_meeting_at_its_depth() {
             );
             assert_eq!(
                 shared > 0,
-                truth.contains(&fi),
+                truth.contains(&b.index[&f]),
                 "{}: {v:?} -> {f:?}",
                 b.name
             );
