@@ -307,7 +307,6 @@ struct Side {
     moves: Vec<Move>,
     level: Vec<u64>,
     counts: Vec<u64>,
-    forward: bool,
     bar: ProgressBar,
 }
 
@@ -335,7 +334,6 @@ impl Side {
             moves,
             level,
             counts,
-            forward,
             bar,
         }
     }
@@ -374,7 +372,7 @@ impl Side {
 
     /// The outcome when the forward side died out: its counts, no backward side.
     fn alone(mut self) -> Outcome {
-        debug_assert!(self.forward);
+        debug_assert!(self.values.forward);
         Outcome::Counts {
             forward: std::mem::take(&mut self.counts),
             backward: Vec::new(),
@@ -511,8 +509,9 @@ impl Step<'_> {
     }
 }
 
-/// The union of two sorted lists without repeats, sorted and without repeats.
-fn merge(a: &[u64], b: &[u64]) -> Vec<u64> {
+/// The union of two sorted lists without repeats, sorted and without repeats (in linear
+/// time, where sorting their concatenation would take n log n on one core).
+pub fn merge(a: &[u64], b: &[u64]) -> Vec<u64> {
     if a.is_empty() || b.is_empty() {
         return if a.is_empty() { b.to_vec() } else { a.to_vec() };
     }
@@ -569,6 +568,10 @@ mod tests {
         assert_eq!(merge(&[1, 3, 5], &[2, 3, 6, 9]), vec![1, 2, 3, 5, 6, 9]);
         assert_eq!(merge(&[], &[4]), vec![4]);
         assert_eq!(merge(&[7], &[]), vec![7]);
+        let (a, b) = ([1, 3, 5, 7, 9], [2, 3, 4, 9, 10, 11]);
+        assert_eq!(merge(&a, &b), vec![1, 2, 3, 4, 5, 7, 9, 10, 11]);
+        assert_eq!(merge(&[], &b), b.to_vec());
+        assert_eq!(merge(&a, &[]), a.to_vec());
     }
 
     /// The square's eight symmetries as permutations of its holes.

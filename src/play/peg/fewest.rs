@@ -32,6 +32,7 @@
 //! a position one move nearer T), and the caller replays it with the independent checker.
 
 use super::PegBoard;
+use crate::proof::levels::merge;
 use crate::proof::verify::Step;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -347,7 +348,7 @@ fn next_level(bits: &Bits, group: &[usize], level: &[u64], lim: &Limits) -> Resu
     });
     let mut out: Vec<u64> = Vec::new();
     for r in runs {
-        out = merge_sorted(&out, &r?);
+        out = merge(&out, &r?);
     }
     if out.len() > lim.max_level {
         return Err(Stop::TooMany);
@@ -388,7 +389,7 @@ fn children_sorted(
                 runs.pop().unwrap_or_default(),
                 runs.pop().unwrap_or_default(),
             );
-            let merged = merge_sorted(&a, &b);
+            let merged = merge(&a, &b);
             if merged.len() > lim.max_level {
                 return Err(Stop::TooMany);
             }
@@ -397,28 +398,12 @@ fn children_sorted(
     }
     let mut out = Vec::new();
     while let Some(r) = runs.pop() {
-        out = merge_sorted(&r, &out);
+        out = merge(&r, &out);
         if out.len() > lim.max_level {
             return Err(Stop::TooMany);
         }
     }
     Ok(out)
-}
-
-/// The union of two sorted lists without repeats, sorted without repeats (in linear time,
-/// where sorting their concatenation would take n log n on one core).
-fn merge_sorted(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let x = a[i].min(b[j]);
-        out.push(x);
-        i += usize::from(a[i] == x);
-        j += usize::from(b[j] == x);
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }
 
 /// A reach from a hole, seen from another hole of the same class: the levels of `reach`
@@ -974,19 +959,5 @@ pub fn stop_line(s: Stop, lim: &Limits) -> String {
             "a level would hold more than {} positions: stopped before the memory runs out",
             lim.max_level
         ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::merge_sorted;
-
-    #[test]
-    fn merging_sorted_lists_is_their_sorted_union() {
-        let a = [1, 3, 5, 7, 9];
-        let b = [2, 3, 4, 9, 10, 11];
-        assert_eq!(merge_sorted(&a, &b), vec![1, 2, 3, 4, 5, 7, 9, 10, 11]);
-        assert_eq!(merge_sorted(&[], &b), b.to_vec());
-        assert_eq!(merge_sorted(&a, &[]), a.to_vec());
     }
 }

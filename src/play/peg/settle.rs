@@ -96,8 +96,8 @@ pub struct Limits {
     pub endgame_positions: usize,
     /// Whether a problem still undecided gets the pruned exhaustion ([`super::exhaust`]),
     /// at most `pruned_level` positions a level, with pagodas made for the problem
-    /// (`sharpening`, None for the board's own alone), and (when some play exists) a pruned depth-first search for one
-    /// of `pruned_nodes` nodes.
+    /// (`sharpening`, None for the board's own alone), and (when some play exists) a pruned
+    /// depth-first search for one of `pruned_nodes` nodes.
     pub pruned: bool,
     pub pruned_level: usize,
     pub sharpening: Option<super::sharpen::Sharpening>,
