@@ -12,9 +12,10 @@ use std::fmt::Write as _;
 /// Two passes, so that a few hard problems early in the order cannot use up the time of the
 /// easy plays after them: first every problem with the quick steps (position class,
 /// resource count, the first jump vectors, the beam searches), then each one left undecided
-/// with the full limits (its seconds are the sum of both passes). Past `deadline`, only the
-/// cheap steps run (position class, resource count): what they leave open is reported
-/// undecided, never guessed.
+/// with the full limits (its seconds are the sum of both passes). Both passes first try the
+/// pruned exhaustion within a few thousand positions a level (milliseconds). Past
+/// `deadline`, only the cheap steps run (position class, resource count, those quick tries):
+/// what they leave open is reported undecided, never guessed.
 pub fn run(
     board: &PegBoard,
     limits: &Limits,
@@ -51,7 +52,7 @@ pub fn run(
             if std::ptr::eq(full, &cheap)
                 && let Verdict::Undecided { why } = &mut o.verdict
             {
-                *why = "the catalogue's time limit had passed: only the position class, the resource count, the first jump vectors and the beam searches were tried".into();
+                *why = "the catalogue's time limit had passed: only the position class, the resource count, the quick tries of the pruned exhaustion, the first jump vectors and the beam searches were tried".into();
             }
         }
         each(o);

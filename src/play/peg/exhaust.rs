@@ -108,13 +108,23 @@ pub fn exhaust(
         let more = sharpen(board, &parts.pagodas, v, f, how);
         parts.pagodas.extend(more);
     }
-    let (pagodas, perms) = (&parts.pagodas, &parts.perms);
-    let space = parts.space(f, max_level);
+    meeting(board, &parts, start, max_level)
+}
+
+/// The balanced meeting on `parts`' pagodas, within `max_level` positions a level.
+fn meeting(board: &PegBoard, parts: &Parts, start: u64, max_level: usize) -> Exhaustion {
+    let space = parts.space(parts.finish, max_level);
     match levels::balanced(&space, start) {
         Outcome::Counts { shared, .. } if shared > 0 => Exhaustion::Reached,
         Outcome::Counts {
             forward, backward, ..
-        } => Exhaustion::NoPlay(pruned(board, pagodas, perms.len(), forward, backward)),
+        } => Exhaustion::NoPlay(pruned(
+            board,
+            &parts.pagodas,
+            parts.perms.len(),
+            forward,
+            backward,
+        )),
         Outcome::TooMany(fwd, j) => Exhaustion::TooMany(format!(
             "the pruned search's {} level {j} holds more than {max_level} positions",
             if fwd { "forward" } else { "backward" }
@@ -126,6 +136,7 @@ pub fn exhaust(
 /// finish and the jumps as hole triples.
 struct Parts {
     n: usize,
+    finish: usize,
     pagodas: Vec<Vec<i64>>,
     perms: Vec<Vec<usize>>,
     jumps: Vec<(usize, usize, usize)>,
@@ -135,6 +146,7 @@ impl Parts {
     fn new(board: &PegBoard, f: usize) -> Parts {
         Parts {
             n: board.cells.len(),
+            finish: f,
             pagodas: candidates(board),
             perms: group(board, f),
             jumps: board.jumps.iter().map(|j| (j.from, j.over, j.to)).collect(),
@@ -187,18 +199,28 @@ fn one_side(board: &PegBoard, space: &Space, start: u64) -> Option<Pruned> {
         })
 }
 
-/// The one-sided tries of [`exhaust`] alone (a few seconds at most): the proof's content
-/// when a side dies out, else None. Worth trying before a long search for a play.
-pub fn probe(board: &PegBoard, v: usize, f: usize) -> Option<Pruned> {
+/// The cheap tries of [`exhaust`] alone, within `level` positions a level (at most
+/// [`PROBE_LEVEL`]: a few seconds): each side alone, then (within a tenth of that, as a
+/// meeting that does not end there costs the most) the meeting on the board's own pagodas.
+/// The proof's content when they show that no play exists, else None. Worth trying before a
+/// long search for a play.
+pub fn probe(board: &PegBoard, v: usize, f: usize, level: usize) -> Option<Pruned> {
     if board.cells.len() > 64 {
         return None;
     }
+    let level = level.min(PROBE_LEVEL);
     let parts = Parts::new(board, f);
-    one_side(board, &parts.space(f, PROBE_LEVEL), start(board, v))
+    let start = start(board, v);
+    one_side(board, &parts.space(f, level), start).or_else(|| {
+        match meeting(board, &parts, start, level / 10) {
+            Exhaustion::NoPlay(p) => Some(p),
+            _ => None,
+        }
+    })
 }
 
-/// The most positions a level may hold in the one-sided tries before the meeting.
-const PROBE_LEVEL: usize = 2_000_000;
+/// The most positions a level may hold in the cheap tries before the full meeting.
+pub const PROBE_LEVEL: usize = 2_000_000;
 
 /// The proof's content: the pagodas by cell (zero weights left out) and the counts.
 fn pruned(

@@ -102,6 +102,9 @@ pub struct Limits {
     pub pruned_level: usize,
     pub sharpening: Option<super::sharpen::Sharpening>,
     pub pruned_nodes: u64,
+    /// Whether the pruned exhaustion's tries within [`QUICK_PROBE_LEVEL`] positions a level
+    /// (milliseconds) come before the search for a play, even where `pruned` is false.
+    pub quick_probe: bool,
 }
 
 impl Default for Limits {
@@ -123,6 +126,7 @@ impl Default for Limits {
             pruned_level: crate::proof::peg::MAX_LEVEL,
             sharpening: Some(Default::default()),
             pruned_nodes: 50_000_000,
+            quick_probe: true,
         }
     }
 }
@@ -168,6 +172,10 @@ pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
         rows,
     }
 }
+
+/// The most positions a level may hold in the pruned exhaustion's tries before any search
+/// for a play (where a solvable problem spends them in vain).
+const QUICK_PROBE_LEVEL: usize = 20_000;
 
 /// Settles (vacancy, finish) on the board.
 pub fn settle(
@@ -226,6 +234,13 @@ fn search(
         target: board.cells[f],
         cuts: Vec::new(),
     };
+    // A side that dies out within a few small levels proves in milliseconds that no play
+    // exists, before any search for one.
+    if limits.quick_probe
+        && let Some(p) = super::exhaust::probe(board, v, f, QUICK_PROBE_LEVEL)
+    {
+        return Verdict::Pruned(p);
+    }
     let mut budget = limits.search_budget;
     for round in 0..limits.rounds {
         for _ in 0..limits.vectors_per_round * 5usize.pow(round as u32) {
@@ -264,7 +279,7 @@ fn search(
         // dies out within a few levels, which proves in seconds that there is none.
         if round == 0
             && limits.pruned
-            && let Some(p) = super::exhaust::probe(board, v, f)
+            && let Some(p) = super::exhaust::probe(board, v, f, super::exhaust::PROBE_LEVEL)
         {
             return Verdict::Pruned(p);
         }
