@@ -200,8 +200,9 @@ fn one_side(board: &PegBoard, space: &Space, start: u64) -> Option<Pruned> {
 }
 
 /// The cheap tries of [`exhaust`] alone, within `level` positions a level (at most
-/// [`PROBE_LEVEL`]: a few seconds): each side alone, then (within a tenth of that, as a
-/// meeting that does not end there costs the most) the meeting on the board's own pagodas.
+/// [`PROBE_LEVEL`]: a few seconds): each side alone, then the meeting on the board's own
+/// pagodas within [`MEETING_PROBE_LEVEL`] (a meeting that does not end there costs the most:
+/// within 200,000 a level it added some 20 s to each of the 41-hole diamond's large problems).
 /// The proof's content when they show that no play exists, else None. Worth trying before a
 /// long search for a play.
 pub fn probe(board: &PegBoard, v: usize, f: usize, level: usize) -> Option<Pruned> {
@@ -212,7 +213,7 @@ pub fn probe(board: &PegBoard, v: usize, f: usize, level: usize) -> Option<Prune
     let parts = Parts::new(board, f);
     let start = start(board, v);
     one_side(board, &parts.space(f, level), start).or_else(|| {
-        match meeting(board, &parts, start, level / 10) {
+        match meeting(board, &parts, start, level.min(MEETING_PROBE_LEVEL)) {
             Exhaustion::NoPlay(p) => Some(p),
             _ => None,
         }
@@ -221,6 +222,9 @@ pub fn probe(board: &PegBoard, v: usize, f: usize, level: usize) -> Option<Prune
 
 /// The most positions a level may hold in the cheap tries before the full meeting.
 pub const PROBE_LEVEL: usize = 2_000_000;
+
+/// The most positions a level may hold in the cheap tries' meeting.
+const MEETING_PROBE_LEVEL: usize = 2_000;
 
 /// The proof's content: the pagodas by cell (zero weights left out) and the counts.
 fn pruned(
