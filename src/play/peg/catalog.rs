@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 /// easy plays after them: first every problem with the quick steps (position class,
 /// resource count, the first jump vectors, the beam searches), then each one left undecided
 /// with the full limits (its seconds are the sum of both passes). Both passes first try the
-/// pruned exhaustion within a few thousand positions a level (milliseconds). Past
+/// pruned exhaustion's quickest tries (milliseconds: [`super::exhaust::quick_probe`]). Past
 /// `deadline`, only the cheap steps run (position class, resource count, those quick tries):
 /// what they leave open is reported undecided, never guessed.
 pub fn run(

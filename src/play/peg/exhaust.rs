@@ -101,7 +101,7 @@ pub fn exhaust(
     }
     let mut parts = Parts::new(board, f);
     let start = start(board, v);
-    if let Some(p) = one_side(board, &parts.space(f, max_level), start) {
+    if let Some(p) = one_side(board, &parts.space(max_level), start) {
         return Exhaustion::NoPlay(p);
     }
     if let Some(how) = sharpening {
@@ -113,7 +113,7 @@ pub fn exhaust(
 
 /// The balanced meeting on `parts`' pagodas, within `max_level` positions a level.
 fn meeting(board: &PegBoard, parts: &Parts, start: u64, max_level: usize) -> Exhaustion {
-    let space = parts.space(parts.finish, max_level);
+    let space = parts.space(max_level);
     match levels::balanced(&space, start) {
         Outcome::Counts { shared, .. } if shared > 0 => Exhaustion::Reached,
         Outcome::Counts {
@@ -153,13 +153,13 @@ impl Parts {
         }
     }
 
-    fn space(&self, f: usize, max_level: usize) -> Space<'_> {
+    fn space(&self, max_level: usize) -> Space<'_> {
         Space {
             n: self.n,
             jumps: &self.jumps,
             perms: &self.perms,
             pagodas: &self.pagodas,
-            finish: f,
+            finish: self.finish,
             max_level,
             log: None,
         }
@@ -199,31 +199,44 @@ fn one_side(board: &PegBoard, space: &Space, start: u64) -> Option<Pruned> {
         })
 }
 
-/// The cheap tries of [`exhaust`] alone, within `level` positions a level (at most
-/// [`PROBE_LEVEL`]: a few seconds): each side alone, then the meeting on the board's own
-/// pagodas within [`MEETING_PROBE_LEVEL`] (a meeting that does not end there costs the most:
-/// within 200,000 a level it added some 20 s to each of the 41-hole diamond's large problems).
-/// The proof's content when they show that no play exists, else None. Worth trying before a
-/// long search for a play.
-pub fn probe(board: &PegBoard, v: usize, f: usize, level: usize) -> Option<Pruned> {
+/// The one-sided tries of [`exhaust`] alone (a few seconds at most): the proof's content
+/// when a side dies out, else None. Worth trying before a long search for a play.
+pub fn probe(board: &PegBoard, v: usize, f: usize) -> Option<Pruned> {
+    tries(board, v, f, PROBE_LEVEL, None)
+}
+
+/// The cheapest tries (milliseconds): each side alone within [`QUICK_PROBE_LEVEL`] positions
+/// a level, then the meeting on the board's own pagodas within [`MEETING_PROBE_LEVEL`] (a
+/// meeting that does not end there costs the most: within 200,000 a level it added some
+/// 20 s to each of the 41-hole diamond's large problems). Worth trying before any search for
+/// a play, where a solvable problem spends them in vain.
+pub fn quick_probe(board: &PegBoard, v: usize, f: usize) -> Option<Pruned> {
+    tries(board, v, f, QUICK_PROBE_LEVEL, Some(MEETING_PROBE_LEVEL))
+}
+
+/// Each side alone within `side` positions a level, then the meeting within `meet` if given:
+/// the proof's content when they show that no play exists, else None.
+fn tries(board: &PegBoard, v: usize, f: usize, side: usize, meet: Option<usize>) -> Option<Pruned> {
     if board.cells.len() > 64 {
         return None;
     }
-    let level = level.min(PROBE_LEVEL);
     let parts = Parts::new(board, f);
     let start = start(board, v);
-    one_side(board, &parts.space(f, level), start).or_else(|| {
-        match meeting(board, &parts, start, level.min(MEETING_PROBE_LEVEL)) {
+    one_side(board, &parts.space(side), start).or_else(|| {
+        match meeting(board, &parts, start, meet?) {
             Exhaustion::NoPlay(p) => Some(p),
             _ => None,
         }
     })
 }
 
-/// The most positions a level may hold in the cheap tries before the full meeting.
-pub const PROBE_LEVEL: usize = 2_000_000;
+/// The most positions a level may hold in the one-sided tries before the meeting.
+const PROBE_LEVEL: usize = 2_000_000;
 
-/// The most positions a level may hold in the cheap tries' meeting.
+/// The most positions a level may hold in the quick tries' sides.
+const QUICK_PROBE_LEVEL: usize = 20_000;
+
+/// The most positions a level may hold in the quick tries' meeting.
 const MEETING_PROBE_LEVEL: usize = 2_000;
 
 /// The proof's content: the pagodas by cell (zero weights left out) and the counts.

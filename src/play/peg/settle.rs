@@ -102,8 +102,8 @@ pub struct Limits {
     pub pruned_level: usize,
     pub sharpening: Option<super::sharpen::Sharpening>,
     pub pruned_nodes: u64,
-    /// Whether the pruned exhaustion's tries within [`QUICK_PROBE_LEVEL`] positions a level
-    /// (milliseconds) come before the search for a play, even where `pruned` is false.
+    /// Whether the pruned exhaustion's quickest tries ([`super::exhaust::quick_probe`],
+    /// milliseconds) come before the search for a play, even where `pruned` is false.
     pub quick_probe: bool,
 }
 
@@ -173,10 +173,6 @@ pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
     }
 }
 
-/// The most positions a level may hold in the pruned exhaustion's tries before any search
-/// for a play (where a solvable problem spends them in vain).
-const QUICK_PROBE_LEVEL: usize = 20_000;
-
 /// Settles (vacancy, finish) on the board.
 pub fn settle(
     board: &PegBoard,
@@ -228,19 +224,19 @@ fn search(
     limits: &Limits,
     out: &mut Outcome,
 ) -> Verdict {
+    // A side that dies out within a few small levels proves in milliseconds that no play
+    // exists, before any search for one is even set up.
+    if limits.quick_probe
+        && let Some(p) = super::exhaust::quick_probe(board, v, f)
+    {
+        return Verdict::Pruned(p);
+    }
     let mut ip = Vectors {
         arena: arena(board),
         start: (0..board.cells.len()).filter(|&h| h != v).collect(),
         target: board.cells[f],
         cuts: Vec::new(),
     };
-    // A side that dies out within a few small levels proves in milliseconds that no play
-    // exists, before any search for one.
-    if limits.quick_probe
-        && let Some(p) = super::exhaust::probe(board, v, f, QUICK_PROBE_LEVEL)
-    {
-        return Verdict::Pruned(p);
-    }
     let mut budget = limits.search_budget;
     for round in 0..limits.rounds {
         for _ in 0..limits.vectors_per_round * 5usize.pow(round as u32) {
@@ -279,7 +275,7 @@ fn search(
         // dies out within a few levels, which proves in seconds that there is none.
         if round == 0
             && limits.pruned
-            && let Some(p) = super::exhaust::probe(board, v, f, super::exhaust::PROBE_LEVEL)
+            && let Some(p) = super::exhaust::probe(board, v, f)
         {
             return Verdict::Pruned(p);
         }
