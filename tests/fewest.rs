@@ -3,7 +3,7 @@
 //! every problem of small boards, its plays replay, and the catalogue agrees with itself.
 
 use solarmy::play::peg::PegBoard;
-use solarmy::play::peg::fewest::{self, Limits};
+use solarmy::play::peg::fewest::{self, Limits, Status};
 use solarmy::problem::geometry::Cell;
 use solarmy::proof::verify;
 use std::collections::{BTreeSet, HashSet};
@@ -140,10 +140,23 @@ fn the_catalogue_matches_one_problem_at_a_time() {
         .filter(|e| e.solved.min_moves.is_some())
         .count();
     assert_eq!(solvable, 12);
-    assert!(entries.iter().all(|e| e.done));
+    assert!(entries.iter().all(|e| e.status == Status::Searched));
     let past = Some(std::time::Instant::now());
     let late = fewest::catalogue(&b, &Limits::default(), past, &mut |_| {}).unwrap();
-    assert!(late.len() == entries.len() && late.iter().all(|e| !e.done));
+    assert!(late.len() == entries.len() && late.iter().all(|e| e.status == Status::TimeLimit));
+    // Levels over the limit stop their problem, not the catalogue: every entry is listed.
+    let small = Limits {
+        max_level: 20,
+        ..Limits::default()
+    };
+    let stopped = fewest::catalogue(&b, &small, None, &mut |_| {}).unwrap();
+    assert_eq!(stopped.len(), entries.len());
+    assert!(stopped.iter().any(|e| e.status == Status::TooMany));
+    assert!(
+        stopped
+            .iter()
+            .all(|e| e.status == Status::TooMany || e.status == Status::Searched)
+    );
     for e in &entries {
         let (s, _) = fewest::solve_one(
             &b,

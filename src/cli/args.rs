@@ -194,7 +194,8 @@ pub struct CatalogArgs {
     #[arg(long)]
     pub moves: bool,
     /// With --moves: after this many seconds of the moves, list the problems left as not
-    /// searched (status time_limit)
+    /// searched (status time_limit; a problem whose levels outgrow memory is listed as
+    /// too_many_positions, and after Ctrl-C the rest as interrupted; exit 3 if any)
     #[arg(long, value_name = "SECS", requires = "moves", value_parser = parse_seconds)]
     pub moves_time_limit: Option<f64>,
 }

@@ -188,10 +188,8 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
         emitln(&catalog_summary(&board, &outcomes, seconds))?;
     }
     let undecided = outcomes.iter().any(|o| o.verdict.solvable().is_none());
-    if a.moves {
-        crate::cli::catalog_moves::moves(a, &board, &outcomes)?;
-    }
-    Ok(if undecided { 3 } else { 0 })
+    let moves_complete = !a.moves || crate::cli::catalog_moves::moves(a, &board, &outcomes)?;
+    Ok(if undecided || !moves_complete { 3 } else { 0 })
 }
 
 /// One problem's files in DIR/<board>/: its proof, and for a solvable one its play; a

@@ -5,6 +5,7 @@
 //! -moves.json (the positions per level).
 
 use crate::cli::args::{CatalogArgs, Error, emitln};
+use crate::play::peg::fewest::Status;
 use crate::play::peg::settle::Outcome;
 use crate::play::peg::{PegBoard, catalog, fewest};
 use crate::proof::verify;
@@ -14,8 +15,10 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-/// Runs the catalogue's moves after its verdicts (`outcomes`), and writes the files.
-pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<(), Error> {
+/// Runs the catalogue's moves after its verdicts (`outcomes`), and writes the files; true
+/// when every problem was searched to the end (none past the time limit, stopped by its
+/// levels' size or interrupted, each of which keeps what was settled before it).
+pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<bool, Error> {
     crate::cli::args::install_interrupt_handler();
     let bar = crate::cli::args::spinner();
     let lim = fewest::Limits {
@@ -60,9 +63,24 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         moves_csv(&entries).as_bytes(),
     )?;
     let lengths: Vec<u32> = entries.iter().filter_map(|e| e.solved.min_moves).collect();
-    let left = entries.iter().filter(|e| !e.done).count();
+    let left = |st: Status| entries.iter().filter(|e| e.status == st).count();
+    let mut not_searched = format!(
+        "{} not searched, past the time limit",
+        left(Status::TimeLimit)
+    );
+    if left(Status::TooMany) > 0 {
+        let _ = write!(
+            not_searched,
+            "; {} stopped, a level over {} positions",
+            left(Status::TooMany),
+            lim.max_level
+        );
+    }
+    if left(Status::Interrupted) > 0 {
+        let _ = write!(not_searched, "; {} interrupted", left(Status::Interrupted));
+    }
     emitln(&format!(
-        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {left} not searched, past the time limit): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
+        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {not_searched}): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
         board.name,
         lengths.len(),
         entries.len(),
@@ -70,7 +88,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         lengths.iter().max().map_or("-".into(), |m| m.to_string()),
         seconds
     ))?;
-    Ok(())
+    Ok(entries.iter().all(|e| e.status == Status::Searched))
 }
 
 /// One line per problem for `--verbose`.
@@ -82,10 +100,10 @@ fn entry_line(board: &PegBoard, e: &fewest::Entry) -> String {
         e.vacancy.1,
         e.finish.0,
         e.finish.1,
-        match (e.done, e.solved.min_moves) {
-            (false, _) => "not searched (time limit)".to_string(),
-            (true, None) => "not solvable".to_string(),
-            (true, Some(m)) => format!("{m} moves"),
+        match (e.status, e.solved.min_moves) {
+            (Status::Searched, None) => "not solvable".to_string(),
+            (Status::Searched, Some(m)) => format!("{m} moves"),
+            (st, _) => format!("not searched to the end ({})", st.name()),
         },
         e.solved.seconds
     )
@@ -105,10 +123,10 @@ fn moves_csv(entries: &[fewest::Entry]) -> String {
             e.finish.0,
             e.finish.1,
             e.orbit,
-            match (e.done, e.solved.min_moves) {
-                (false, _) => "time_limit",
-                (true, None) => "impossible",
-                (true, Some(_)) => "optimal",
+            match (e.status, e.solved.min_moves) {
+                (Status::Searched, None) => "impossible",
+                (Status::Searched, Some(_)) => "optimal",
+                (st, _) => st.name(),
             },
             e.solved.min_moves.map_or(String::new(), |m| m.to_string()),
             e.solved.on_plays.iter().sum::<u64>(),
@@ -129,7 +147,7 @@ fn check_and_write(
     dir: &std::path::Path,
 ) -> Result<(), Error> {
     let (v, f) = (e.vacancy, e.finish);
-    if !e.done {
+    if e.status != Status::Searched {
         return Ok(());
     }
     let verdict = outcomes

@@ -867,8 +867,33 @@ pub struct Entry {
     pub solved: Solved,
     /// Positions in the levels built for this entry (0 when it reused levels built before).
     pub built: u64,
-    /// False: not searched (the deadline had passed); `solved` is then empty.
-    pub done: bool,
+    /// Whether it was searched to the end; otherwise `solved` is empty.
+    pub status: Status,
+}
+
+/// How far a catalogue entry's search went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Searched to the end: `solved` holds the fewest moves, or none when no play exists.
+    Searched,
+    /// Not searched: the catalogue's deadline had passed.
+    TimeLimit,
+    /// Stopped: a level would have held more than `max_level` positions.
+    TooMany,
+    /// Not searched, or stopped: the catalogue was interrupted.
+    Interrupted,
+}
+
+impl Status {
+    /// The CSV's `status` column for an entry not searched to the end.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Searched => "searched",
+            Status::TimeLimit => "time_limit",
+            Status::TooMany => "too_many_positions",
+            Status::Interrupted => "interrupted",
+        }
+    }
 }
 
 /// The fewest moves of every problem of the board up to symmetry whose position class allows
@@ -877,7 +902,9 @@ pub struct Entry {
 /// them), then by the classes of their holes. The levels of each hole class are built once
 /// (from the class's least hole) and serve every problem whose vacancy or finish is in the
 /// class; a class's levels are dropped once no problem left needs them. Past `deadline` the
-/// problems left are returned not searched (`done` false). `each` sees every entry.
+/// problems left are returned not searched, after an interrupt too, and a problem whose
+/// levels outgrow `max_level` is returned stopped ([`Status`]): what was settled is kept.
+/// `each` sees every entry.
 pub fn catalogue(
     board: &PegBoard,
     lim: &Limits,
@@ -885,7 +912,46 @@ pub fn catalogue(
     each: &mut dyn FnMut(&Entry),
 ) -> Result<Vec<Entry>, String> {
     let bits = Bits::new(board)?;
-    let (jf, _) = depths(&bits);
+    let problems = catalogue_problems(board, &bits);
+    let mut cache: HashMap<usize, Reach> = HashMap::new();
+    let mut out = Vec::new();
+    let mut interrupted = false;
+    for (i, &(v, f)) in problems.iter().enumerate() {
+        let started = Instant::now();
+        let (vc, fc) = (board.cells[v], board.cells[f]);
+        let mut e = Entry {
+            vacancy: vc,
+            finish: fc,
+            orbit: board.orbit_size(vc, fc),
+            solved: Solved::default(),
+            built: 0,
+            status: Status::TimeLimit,
+        };
+        if interrupted {
+            e.status = Status::Interrupted;
+        } else if deadline.is_none_or(|d| started < d) {
+            let needed = &problems[i..];
+            match entry(&bits, board, (v, f), needed, &mut cache, lim, &mut e.built) {
+                Ok(mut solved) => {
+                    solved.seconds = started.elapsed().as_secs_f64();
+                    e.solved = solved;
+                    e.status = Status::Searched;
+                }
+                Err(Stop::TooMany) => e.status = Status::TooMany,
+                Err(Stop::Interrupted) => {
+                    e.status = Status::Interrupted;
+                    interrupted = true;
+                }
+            }
+        }
+        each(&e);
+        out.push(e);
+    }
+    Ok(out)
+}
+
+/// The problems a catalogue searches, cheapest first (see [`catalogue`]).
+fn catalogue_problems(board: &PegBoard, bits: &Bits) -> Vec<(usize, usize)> {
     let mut problems: Vec<(usize, usize)> = board
         .problems()
         .into_iter()
@@ -901,55 +967,38 @@ pub fn catalogue(
             f,
         )
     });
-    let mut cache: HashMap<usize, Reach> = HashMap::new();
-    let mut out = Vec::new();
-    for (i, &(v, f)) in problems.iter().enumerate() {
-        let started = Instant::now();
-        let (vc, fc) = (board.cells[v], board.cells[f]);
-        if deadline.is_some_and(|d| started >= d) {
-            let e = Entry {
-                vacancy: vc,
-                finish: fc,
-                orbit: board.orbit_size(vc, fc),
-                solved: Solved::default(),
-                built: 0,
-                done: false,
-            };
-            each(&e);
-            out.push(e);
-            continue;
+    problems
+}
+
+/// One catalogue problem (v, f) from the cached levels of its holes' classes, building those
+/// missing (their positions added to `built`) and dropping those no problem of `needed` uses.
+fn entry(
+    bits: &Bits,
+    board: &PegBoard,
+    (v, f): (usize, usize),
+    needed: &[(usize, usize)],
+    cache: &mut HashMap<usize, Reach>,
+    lim: &Limits,
+    built: &mut u64,
+) -> Result<Solved, Stop> {
+    let (jf, _) = depths(bits);
+    let (rv, gv) = bits.representative(v);
+    let (rf, gf) = bits.representative(f);
+    let needed: Vec<usize> = needed
+        .iter()
+        .flat_map(|&(a, b)| [bits.representative(a).0, bits.representative(b).0])
+        .collect();
+    for r in [rv, rf] {
+        if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(r) {
+            let reach = Reach::new(bits, r, jf, lim)?;
+            *built += reach.positions();
+            slot.insert(reach);
         }
-        let (rv, gv) = bits.representative(v);
-        let (rf, gf) = bits.representative(f);
-        let needed: Vec<usize> = problems[i..]
-            .iter()
-            .flat_map(|&(a, b)| [bits.representative(a).0, bits.representative(b).0])
-            .collect();
-        let mut built = 0;
-        for r in [rv, rf] {
-            if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(r) {
-                let reach = Reach::new(&bits, r, jf, lim).map_err(|s| stop_line(s, lim))?;
-                built += reach.positions();
-                slot.insert(reach);
-            }
-            evict(&mut cache, &needed, [rv, rf], lim.reach_bytes);
-        }
-        let a = Seen::new(&bits, &cache[&rv], gv);
-        let b = Seen::new(&bits, &cache[&rf], gf);
-        let mut solved = solve(board, &bits, (&a, &b), lim).map_err(|s| stop_line(s, lim))?;
-        solved.seconds = started.elapsed().as_secs_f64();
-        let e = Entry {
-            vacancy: vc,
-            finish: fc,
-            orbit: board.orbit_size(vc, fc),
-            solved,
-            built,
-            done: true,
-        };
-        each(&e);
-        out.push(e);
+        evict(cache, &needed, [rv, rf], lim.reach_bytes);
     }
-    Ok(out)
+    let a = Seen::new(bits, &cache[&rv], gv);
+    let b = Seen::new(bits, &cache[&rf], gf);
+    solve(board, bits, (&a, &b), lim)
 }
 
 /// The one-line reason a computation stopped.
@@ -960,5 +1009,40 @@ pub fn stop_line(s: Stop, lim: &Limits) -> String {
             "a level would hold more than {} positions: stopped before the memory runs out",
             lim.max_level
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lookup;
+
+    /// Every key is found and no other, at sizes that are not powers of two, with the table
+    /// at most 70% full, and keys crowded at the table's end wrap to its start.
+    #[test]
+    fn a_lookup_finds_exactly_its_keys() {
+        for len in [0usize, 1, 2, 7, 100, 1000, 4097] {
+            let keys: Vec<u64> = (0..len as u64).map(|k| k * 0x9E37_79B9 + 3).collect();
+            let t = Lookup::new(&keys);
+            assert_eq!(t.len(), len);
+            assert!(
+                10 * len <= 7 * t.slots.len() + 10,
+                "{len} in {}",
+                t.slots.len()
+            );
+            assert!(keys.iter().all(|&k| t.find(k).is_some()));
+            assert!((0..500u64).all(|k| t.find(k * 0x9E37_79B9 + 4).is_none()));
+            let mut back: Vec<u64> = t.iter().collect();
+            back.sort_unstable();
+            assert_eq!(back, keys);
+        }
+        // Keys whose home is the last slot: the probe wraps to the start.
+        let t = Lookup::new(&[]);
+        let last: Vec<u64> = (1..u64::MAX / 4)
+            .step_by(7919)
+            .filter(|&k| t.home(k) == t.slots.len() - 1)
+            .take(3)
+            .collect();
+        let t = Lookup::new(&last);
+        assert!(last.iter().all(|&k| t.find(k).is_some()));
     }
 }
