@@ -725,3 +725,75 @@ fn progress_goes_to_a_terminal_stderr_even_with_json_and_q_silences_it() {
     assert_eq!(run("-q").trim(), "", "-q still showed progress");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// An army's fewest-moves search keeps its state beside the play; a rerun with the same --out
+/// starts from the recorded depths and says so, and a state of another problem is ignored
+/// with one line (Conway level 4: start bound 5, 10 moves).
+#[test]
+fn a_moves_search_resumes_from_its_state_and_says_so() {
+    let dir = scratch("moves-state");
+    let out = dir.to_str().unwrap();
+    let army = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/results/armies/conway-4-army.csv"
+    );
+    let text = std::fs::read_to_string(army).unwrap();
+    let mut men: Vec<(i32, i32, i32)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (x, y) = l.split_once(',').unwrap();
+            (x.trim().parse().unwrap(), y.trim().parse().unwrap(), 0)
+        })
+        .collect();
+    men.sort_unstable();
+    let state = |level: i32| {
+        serde_json::json!({
+            "stamp": {"program": format!("solarmy {}", env!("CARGO_PKG_VERSION")),
+                      "army": "conway", "level": level, "men": men},
+            "lower_bound": 9, "positions": [0, 0, 0, 0, 0, 4, 74, 610, 2794], "play": null,
+        })
+        .to_string()
+    };
+    let path = dir.join("conway-4-moves-state.json");
+    let args = [
+        "moves",
+        "--army",
+        "conway",
+        "--level",
+        "4",
+        "--from",
+        army,
+        "--no-seed",
+        "--probe",
+        "0",
+        "--out",
+        out,
+        "--json",
+    ];
+    std::fs::write(&path, state(4)).unwrap();
+    let (c, o, e) = solarmy(&args);
+    assert_eq!(c, 0, "{e}");
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(
+        (v["min_moves"].as_u64(), v["resumed_below"].as_u64()),
+        (Some(10), Some(9))
+    );
+    assert_eq!(v["positions"]["8"], 2794);
+    assert!(v["positions"].get("9").is_some(), "{o}");
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(kept["lower_bound"], 10);
+    assert!(kept["play"].is_array());
+    // A state of another level: ignored, said in one line, the search from the start bound.
+    std::fs::write(&path, state(3)).unwrap();
+    let (c, o, e) = solarmy(&args);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        e.contains("ignoring") && e.trim().lines().count() == 1,
+        "{e}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert!(v["resumed_below"].is_null() && v["min_moves"] == 10, "{o}");
+    std::fs::remove_dir_all(&dir).ok();
+}

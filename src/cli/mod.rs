@@ -31,6 +31,7 @@ pub mod moves;
 pub mod moves_args;
 pub mod moves_board;
 pub mod moves_levels;
+pub mod moves_state;
 pub mod pagoda;
 
 use crate::problem::Army;

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 pub use super::moves_args::MovesArgs;
 use super::moves_args::{answer_json, exit_code, print_answer, replayed_as_reported};
+use super::moves_state;
 
 /// The sibling play file of `.../<stem>-army.csv`, if the name fits.
 fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
@@ -48,6 +49,15 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let lattice = army.lattice();
     let (seed, seed_note) = seed_play(a, from, &lattice, level, &men)?;
     let seed_moves = seed.as_ref().map(|p| verify::count_moves(p) as u32);
+    let state_path = a
+        .out
+        .as_ref()
+        .map(|dir| moves_state::path(dir, army.name(), level));
+    let earlier = state_path
+        .as_ref()
+        .and_then(|p| moves_state::read(p, army.name(), level, &men));
+    let replay = |p: &[Step]| verify::replay(&lattice, level, &men, p).map_err(|e| e.to_string());
+    let seed = resumed_seed(seed, earlier.as_ref(), &replay);
     crate::cli::args::install_interrupt_handler();
     let (bar, progress) = spinner();
     let opts = Options {
@@ -57,14 +67,26 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         probe_positions: a.probe,
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress,
+        resume_depth: earlier.as_ref().map_or(0, |s| s.lower_bound),
     };
-    let ans = moves::solve(&problem, opts)?;
+    let mut ans = moves::solve(&problem, opts)?;
     if let Some(pb) = bar {
         pb.finish_and_clear();
     }
-    replayed_as_reported(ans.play.as_deref(), ans.play_moves, &|p| {
-        verify::replay(&lattice, level, &men, p).map_err(|e| e.to_string())
-    })?;
+    replayed_as_reported(ans.play.as_deref(), ans.play_moves, &replay)?;
+    if let (Some(s), Some(d)) = (&earlier, ans.resumed_below) {
+        ans.positions = moves_state::merged(&s.positions, &ans.positions, d);
+    }
+    if let Some(path) = &state_path {
+        let problem = (army.name(), level, men.as_slice());
+        moves_state::write(
+            path,
+            problem,
+            ans.lower_bound,
+            &ans.positions,
+            ans.play.as_deref(),
+        )?;
+    }
     let csv = match (&a.out, &ans.play) {
         (Some(dir), Some(play)) => {
             let note = if ans.status == Status::Optimal {
@@ -90,6 +112,27 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         print_answer(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
     }
     Ok(exit_code(ans.status))
+}
+
+/// The seed, or the earlier run's best play when it is shorter and replays (one that does not
+/// is dropped with a line saying so).
+fn resumed_seed(
+    seed: Option<Vec<Step>>,
+    earlier: Option<&moves_state::State>,
+    replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
+) -> Option<Vec<Step>> {
+    let moves = |p: &Vec<Step>| verify::count_moves(p);
+    let Some(kept) = earlier.and_then(|s| s.play.clone()) else {
+        return seed;
+    };
+    if let Err(e) = replay(&kept) {
+        eprintln!("solarmy: the recorded best play is not used: {e}");
+        return seed;
+    }
+    match seed {
+        Some(s) if moves(&s) <= moves(&kept) => Some(s),
+        _ => Some(kept),
+    }
 }
 
 /// The seed play: an explicit `--seed` must replay; a sibling play of the army file that does

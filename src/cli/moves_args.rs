@@ -57,7 +57,9 @@ pub struct MovesArgs {
     /// below the best known); they are not part of the proof
     #[arg(long, default_value_t = 1_000_000)]
     pub probe: u64,
-    /// Write <army>-<level>-moves-play.csv here
+    /// Write <army>-<level>-moves-play.csv here; with --from, also the search's state
+    /// (<army>-<level>-moves-state.json: depths searched, best play), from which a rerun with
+    /// the same --out resumes after a time limit or Ctrl-C
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// One JSON object on stdout
@@ -101,6 +103,7 @@ pub(crate) fn answer_json(
         "start_symmetric": ans.start_symmetric,
         "play": ans.play,
         "play_csv": csv.map(|p| p.display().to_string()),
+        "resumed_below": ans.resumed_below,
     })
 }
 
@@ -157,6 +160,13 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
                 "the seed play"
             }
         ),
+    }
+    if let Some(d) = ans.resumed_below {
+        outln!(
+            "resumed: depths below {d} were searched to the end by an earlier run (its state \
+             file, <army>-<level>-moves-state.json beside the play), not again; delete that \
+             file to prove this in one run"
+        );
     }
     let per: Vec<String> = ans
         .positions

@@ -113,6 +113,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         probe_positions: a.probe,
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: None,
+        resume_depth: 0,
     };
     let mut ans = moves::solve(&problem(&board, v, f), opts)?;
     // Back to the board's coordinates, and replayed once more by the independent checker.

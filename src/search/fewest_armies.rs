@@ -131,6 +131,7 @@ fn search_army(
         probe_positions: lim.probe_positions,
         interrupt: lim.interrupt,
         progress: None,
+        resume_depth: 0,
     };
     moves::solve(&problem, opts).map_err(Error::Limit)
 }

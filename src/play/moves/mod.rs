@@ -206,6 +206,10 @@ pub struct Options {
     pub probe_positions: u64,
     /// Called about every quarter second with (depth, positions this depth, total positions).
     pub progress: Option<Progress>,
+    /// Depths below this were searched exhaustively by an earlier run of this search on the
+    /// same problem (the caller's stamped record of it): the deepening starts here, and the
+    /// answer says so ([`Answer::resumed_below`]). 0: none.
+    pub resume_depth: u32,
 }
 
 impl Default for Options {
@@ -217,6 +221,7 @@ impl Default for Options {
             probe_positions: 0,
             interrupt: None,
             progress: None,
+            resume_depth: 0,
         }
     }
 }
@@ -244,6 +249,9 @@ pub struct Answer {
     pub start_symmetric: bool,
     /// Positions examined by the probes for shorter plays (not part of the proof).
     pub probe_positions: u64,
+    /// Depths from the start bound up to this one (excluded) were not searched here but taken
+    /// from an earlier run ([`Options::resume_depth`]): the proof spans both runs.
+    pub resumed_below: Option<u32>,
 }
 
 /// A fast multiplicative hasher for the exact keys (cell lists) of the tables.
@@ -1006,6 +1014,7 @@ pub fn solve(p: &Problem, mut opts: Options) -> Result<Answer, String> {
         tt_full: false,
         start_symmetric: p.start_is_symmetric(),
         probe_positions: 0,
+        resumed_below: None,
     };
     let mut upper = match &opts.seed {
         Some(seed) => {
@@ -1042,7 +1051,12 @@ pub fn solve(p: &Problem, mut opts: Options) -> Result<Answer, String> {
         opts.probe_positions,
     )?;
     if s.stopped.is_none() && ans.min_moves.is_none() {
-        s.deepen(p, (&men, &w), h0, upper, &mut ans)?;
+        let first = h0.max(opts.resume_depth);
+        if first > h0 {
+            ans.resumed_below = Some(first);
+            ans.lower_bound = first;
+        }
+        s.deepen(p, (&men, &w), first, upper, &mut ans)?;
     } else {
         ans.status = s.stopped.unwrap_or(Status::Optimal);
     }
