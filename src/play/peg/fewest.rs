@@ -937,10 +937,14 @@ pub fn catalogue(
                     e.solved = solved;
                     e.status = Status::Searched;
                 }
-                Err(Stop::TooMany) => e.status = Status::TooMany,
-                Err(Stop::Interrupted) => {
-                    e.status = Status::Interrupted;
-                    interrupted = true;
+                Err(stop) => {
+                    // The seconds spent before stopping are kept: they say what was tried.
+                    e.solved.seconds = started.elapsed().as_secs_f64();
+                    e.status = match stop {
+                        Stop::TooMany => Status::TooMany,
+                        Stop::Interrupted => Status::Interrupted,
+                    };
+                    interrupted = stop == Stop::Interrupted;
                 }
             }
         }
