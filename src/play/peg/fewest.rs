@@ -913,7 +913,7 @@ pub fn catalogue(
 ) -> Result<Vec<Entry>, String> {
     let bits = Bits::new(board)?;
     let problems = catalogue_problems(board, &bits);
-    let mut cache: HashMap<usize, Reach> = HashMap::new();
+    let mut cache = Reaches::default();
     let mut out = Vec::new();
     let mut interrupted = false;
     for (i, &(v, f)) in problems.iter().enumerate() {
@@ -981,7 +981,7 @@ fn entry(
     board: &PegBoard,
     (v, f): (usize, usize),
     needed: &[(usize, usize)],
-    cache: &mut HashMap<usize, Reach>,
+    cache: &mut Reaches,
     lim: &Limits,
     built: &mut u64,
 ) -> Result<Solved, Stop> {
@@ -993,16 +993,32 @@ fn entry(
         .flat_map(|&(a, b)| [bits.representative(a).0, bits.representative(b).0])
         .collect();
     for r in [rv, rf] {
-        if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(r) {
-            let reach = Reach::new(bits, r, jf, lim)?;
+        if cache.too_many.contains(&r) {
+            return Err(Stop::TooMany);
+        }
+        if let std::collections::hash_map::Entry::Vacant(slot) = cache.reaches.entry(r) {
+            let reach = Reach::new(bits, r, jf, lim).inspect_err(|&s| {
+                if s == Stop::TooMany {
+                    cache.too_many.insert(r);
+                }
+            })?;
             *built += reach.positions();
             slot.insert(reach);
         }
-        evict(cache, &needed, [rv, rf], lim.reach_bytes);
+        evict(&mut cache.reaches, &needed, [rv, rf], lim.reach_bytes);
     }
-    let a = Seen::new(bits, &cache[&rv], gv);
-    let b = Seen::new(bits, &cache[&rf], gf);
+    let a = Seen::new(bits, &cache.reaches[&rv], gv);
+    let b = Seen::new(bits, &cache.reaches[&rf], gf);
     solve(board, bits, (&a, &b), lim)
+}
+
+/// A catalogue's levels by hole class, and the classes whose levels outgrew `max_level`
+/// (the same limits give the same levels, so such a class stops each problem it is in at
+/// once instead of being built again).
+#[derive(Default)]
+struct Reaches {
+    reaches: HashMap<usize, Reach>,
+    too_many: std::collections::HashSet<usize>,
 }
 
 /// The one-line reason a computation stopped.
