@@ -737,15 +737,12 @@ fn a_moves_search_resumes_from_its_state_and_says_so() {
         env!("CARGO_MANIFEST_DIR"),
         "/results/armies/conway-4-army.csv"
     );
-    let text = std::fs::read_to_string(army).unwrap();
-    let mut men: Vec<(i32, i32, i32)> = text
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let (x, y) = l.split_once(',').unwrap();
-            (x.trim().parse().unwrap(), y.trim().parse().unwrap(), 0)
-        })
-        .collect();
+    let mut men: Vec<(i32, i32, i32)> =
+        solarmy::report::export::read_army(std::path::Path::new(army))
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.0, c.1, c.2))
+            .collect();
     men.sort_unstable();
     let state = |level: i32| {
         serde_json::json!({
