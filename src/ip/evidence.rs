@@ -63,10 +63,12 @@ pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSyste
 
 /// Programs HiGHS spent at least this many seconds on get no branch-and-bound tree: ours
 /// has no cutting planes, and every tree certificate found so far (results/proofs/, every
-/// entry) is of a program HiGHS settles in under a second, while on hexagonal level 7's
-/// programs of 7 s and more every tree ran out of its `TREE_SECONDS` for nothing. Only
-/// where the time goes changes: such a program is left to the solvers, as it was.
-pub const TREE_BELOW_SECONDS: f64 = 5.0;
+/// entry) is of a program HiGHS settles in under a second (0.81 s at most), while on
+/// hexagonal level 7's programs of 3.4 s and more every tree ran out of its `TREE_SECONDS`
+/// for nothing (the whole entry with `--jobs 2`: 255 s wall, 436 CPU s with trees tried
+/// below 5 s; 137 s wall, 256 CPU s below 2 s, idle). Only where the time goes changes: such a
+/// program is left to the solvers, as it was.
+pub const TREE_BELOW_SECONDS: f64 = 2.0;
 
 /// Programs HiGHS spent at least this many seconds on are split on their one-man class
 /// when no tree closes them ([`certify::split`]), so that the checker re-solves small
