@@ -19,6 +19,7 @@ const CERTIFY_HELP: &str = "Examples:
   solarmy certify results/proofs/hexagonal-7.json.gz
   solarmy certify --nodes 50000 --seconds 600 --out h7.json.gz results/proofs/hexagonal-7.json.gz
   solarmy certify --nodes 2000 --seconds 60 --split-above 100 results/proofs/hexagonal-7.json.gz
+  solarmy certify --seconds 1 --split-above 0.001 --split-depth 2 --split-seconds 600 h7.json.gz
 
 One line per program without a certificate goes to stderr: nodes visited, the tree's size and
 the seconds spent. The proof is checked in full (programs still without a certificate are
@@ -43,11 +44,21 @@ pub struct CertifyArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Where no tree is found for a program the search's solver spent at least SECS on,
-    /// split it on the cells of its one-man exponent class: each child gets a certificate or
-    /// is left to the checker's solvers, which re-solve the children (in parallel) instead
-    /// of the whole program
+    /// split it on where its farthest man stands: each child gets a certificate, is split
+    /// again (to --split-depth), or is left to the checker's solvers, which re-solve the
+    /// children (in parallel) instead of the whole program, and so does CBC when asked
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub split_above: Option<f64>,
+    /// Splits within a split: 1 splits the program only, 2 its children too, …
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    pub split_depth: u64,
+    /// Seconds for one program's split, after its tree: past them, children without an
+    /// LP certificate are left to the solvers (0 < SECS <= 1e9)
+    #[arg(long, value_name = "SECS", default_value_t = 3600.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    pub split_seconds: f64,
+    /// Programs certified at once, each on one core (default: the number of cores)
+    #[arg(long, value_name = "N", default_value_t = crate::cli::args::default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
 }
 
 /// Every integer program of a proof, with a label naming where it stands.
@@ -94,21 +105,66 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
             msg
         }
         None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => {
-            match certify::split(&sys) {
+            let groups = evidence::groups(army, level, &ip.def)?;
+            let budget = certify::Budget {
+                depth: a.split_depth as usize,
+                deadline: Some(Instant::now() + std::time::Duration::from_secs_f64(a.split_seconds)),
+            };
+            match certify::split(&sys, &groups, budget) {
                 Some((tree, left)) => {
                     ip.certificate = Some(tree);
                     format!(
-                        "no tree ({nodes} nodes visited); split on a one-man class, {left} children left to the solvers, {:.1} s",
+                        "no tree ({nodes} nodes visited); split on the farthest man, {left} leaves left to the solvers, {:.1} s",
                         t.elapsed().as_secs_f64()
                     )
                 }
                 None => format!(
-                    "no certificate, no one-man class to split on: {nodes} nodes visited, {s:.1} s"
+                    "no certificate, and no split ends in an empty box: {nodes} nodes visited, {s:.1} s"
                 ),
             }
         }
         None => format!("no certificate: {nodes} nodes visited, {s:.1} s"),
     })
+}
+
+/// Certifies every program of `proof` without a certificate, `a.jobs` at once; counts the
+/// programs now fully certified, those split with leaves left to the solvers, and those
+/// still resting on the solvers (split or not).
+fn certify_all(army: Army, proof: &mut Proof, a: &CertifyArgs) -> Result<(usize, usize, usize), Error> {
+    let level = proof.level;
+    let name = a.proof.display().to_string();
+    let work = std::sync::Mutex::new(
+        programs(proof)
+            .into_iter()
+            .filter(|(_, ip)| ip.certificate.is_none()),
+    );
+    let counts = std::sync::Mutex::new(Ok((0, 0, 0)));
+    std::thread::scope(|s| {
+        for _ in 0..a.jobs {
+            s.spawn(|| {
+                loop {
+                    let Some((label, ip)) = work.lock().unwrap().next() else {
+                        return;
+                    };
+                    let msg = certify_one(army, level, ip, a);
+                    let mut counts = counts.lock().unwrap();
+                    let Ok((found, split, left)) = counts.as_mut() else {
+                        return;
+                    };
+                    match msg {
+                        Ok(msg) => eprintln!("{name}: {label}: {msg}"),
+                        Err(e) => return *counts = Err(e),
+                    }
+                    match &ip.certificate {
+                        Some(t) if !farkas::leaves_to_solvers(t) => *found += 1,
+                        Some(_) => (*split, *left) = (*split + 1, *left + 1),
+                        None => *left += 1,
+                    }
+                }
+            });
+        }
+    });
+    counts.into_inner().unwrap()
 }
 
 pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
@@ -120,20 +176,7 @@ pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
         None => proof.army.parse(),
     };
     let army = army.map_err(|e| Error::failure(format!("{}: {e}", a.proof.display())))?;
-    let level = proof.level;
-    let (mut found, mut split, mut left) = (0, 0, 0);
-    for (label, ip) in programs(&mut proof) {
-        if ip.certificate.is_some() {
-            continue;
-        }
-        let msg = certify_one(army, level, ip, a)?;
-        eprintln!("{}: {label}: {msg}", a.proof.display());
-        match &ip.certificate {
-            Some(t) if !farkas::leaves_to_solvers(t) => found += 1,
-            Some(_) => (split, left) = (split + 1, left + 1),
-            None => left += 1,
-        }
-    }
+    let (found, split, left) = certify_all(army, &mut proof, a)?;
     if found + split == 0 && a.out.is_none() {
         // Nothing to write: the file stays as it was, and its check with it.
         emitln(&format!(

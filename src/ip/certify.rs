@@ -14,7 +14,7 @@
 //! relaxation is feasible (`branch`): a node is closed by a certificate or split, on a
 //! column or on a parity row of the system (`parity`), chosen by strong branching.
 //!
-//! [`split`] covers a program by the cells of its one-man class when the tree does not
+//! [`split`] covers a program by where its farthest man stands when the tree does not
 //! close it, leaving the children it cannot certify to the checker's solvers.
 //!
 //! Nothing here is trusted: every certificate returned has passed the exact check.
@@ -408,7 +408,7 @@ pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Fark
 }
 
 pub use branch::{size, tree, tree_with_stats};
-pub use split::{Boxes, boxes, split};
+pub use split::{Boxes, Budget, boxes, split};
 
 #[cfg(test)]
 mod tests {

@@ -56,6 +56,28 @@ pub fn uncertified(
     })
 }
 
+/// The start columns of the checker's system for `def` in groups of one exponent, the
+/// farthest first: the order of a split on the farthest man ([`certify::split`]). A case's
+/// classes without men are left out (their row already empties them).
+pub fn groups(army: Army, level: i32, def: &IpDef) -> Result<Vec<Vec<usize>>, Error> {
+    let board = ip::Board::new(&space(army, level, def), def).map_err(Error::Limit)?;
+    let starts = (0..board.cells.len()).filter(|&m| board.start[m]);
+    let mut by_exponent: std::collections::BTreeMap<i32, Vec<usize>> = Default::default();
+    for (col, m) in starts.enumerate() {
+        by_exponent.entry(board.exponent[m]).or_default().push(col);
+    }
+    let holds_men = |e: i32| match &def.classes {
+        Some(classes) => classes.iter().any(|&(x, n)| x == e && n > 0),
+        None => true,
+    };
+    Ok(by_exponent
+        .into_iter()
+        .rev()
+        .filter(|(e, _)| holds_men(*e))
+        .map(|(_, cols)| cols)
+        .collect())
+}
+
 /// The checker's own system for a definition, as [`crate::proof::check`] rebuilds it.
 pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSystem, Error> {
     ip::build(&space(army, level, def), def).map_err(Error::Limit)
@@ -70,7 +92,7 @@ pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSyste
 /// program is left to the solvers, as it was.
 pub const TREE_BELOW_SECONDS: f64 = 2.0;
 
-/// Programs HiGHS spent at least this many seconds on are split on their one-man class
+/// Programs HiGHS spent at least this many seconds on are split on their farthest man
 /// when no tree closes them ([`certify::split`]), so that the checker re-solves small
 /// children in parallel instead of one long program.
 pub const SPLIT_ABOVE_SECONDS: f64 = 100.0;
@@ -104,10 +126,20 @@ pub fn certify_proof_within(
         })
         .or_else(|| {
             (time_limit.is_none() && proof.seconds >= SPLIT_ABOVE_SECONDS)
-                .then(|| certify::split(&sys).map(|(t, _)| t))
+                .then(|| split(army, level, &proof.def, &sys))
                 .flatten()
         });
     Ok(())
+}
+
+/// A split of `sys` on its farthest man, one level deep ([`certify::split`]).
+fn split(army: Army, level: i32, def: &IpDef, sys: &farkas::LinearSystem) -> Option<farkas::Tree> {
+    let groups = groups(army, level, def).ok()?;
+    let budget = certify::Budget {
+        depth: 1,
+        deadline: None,
+    };
+    certify::split(sys, &groups, budget).map(|(t, _)| t)
 }
 
 /// Whether a certificate read back from a case log still proves its program infeasible.

@@ -869,7 +869,9 @@ impl Sweep {
         let after = self
             .split_after
             .filter(|_| split && self.jobs >= split::SPLIT_MIN_JOBS);
-        let boxes = after.and_then(|_| crate::ip::certify::boxes(&sys));
+        let boxes = after
+            .and_then(|_| crate::ip::evidence::groups(self.army, self.level, &proof.def).ok())
+            .and_then(|groups| crate::ip::certify::boxes(&sys, &groups));
         let whole_limit = match (&boxes, after) {
             (Some(_), Some(a)) => Some(time_limit.map_or(a, |t| t.min(a))),
             _ => time_limit,
@@ -886,8 +888,7 @@ impl Sweep {
         if let Some(boxes) = boxes.filter(|_| {
             sol.status == IpStatus::TimeLimit
                 && time_limit.is_none_or(|t| t > after.unwrap_or(0.0) + 1.0)
-        }) && let Some(last) = crate::ip::certify::farkas(&boxes.last)
-        {
+        }) {
             let verdicts = vec![None; boxes.children.len()];
             r.seconds = t0.elapsed().as_secs_f64();
             return Ok(Attempt::Split(Box::new(split::Pending {
@@ -897,7 +898,6 @@ impl Sweep {
                 spec,
                 proof,
                 boxes,
-                last,
                 verdicts,
             })));
         }

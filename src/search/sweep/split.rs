@@ -1,14 +1,15 @@
 //! A hard case split on the fly: when HiGHS has not settled a case within
-//! [`super::Sweep::split_after`] seconds (default [`SPLIT_AFTER`]) and the checker's program of the case has a one-man exponent class, the case is
-//! cut into the boxes of [`crate::ip::certify::boxes`] (the man on each cell of the class in
-//! turn, and no man at all, empty by the class's row), and the boxes go to the sweep's
-//! workers as separate tasks. A box is settled by an exact certificate when its LP
-//! relaxation is infeasible, else by HiGHS. The case is infeasible when every box is: its
-//! certificate is the split's tree, whose boxes without a certificate are left to the
-//! checker's solvers ([`crate::proof::farkas::Tree::Solver`]), which re-solve them: the
-//! proof stays checkable, and the checker accepts the boxes only because they cover the
-//! case's program. A box HiGHS finds feasible gives no army (the checker's program has no
-//! play in it): the case is then solved whole.
+//! [`super::Sweep::split_after`] seconds (default [`SPLIT_AFTER`]), the case is cut into
+//! the boxes of [`crate::ip::certify::boxes`] (the first man, in the order of its farthest
+//! class, on each cell of that class in turn, and then no man in the class at all, empty by
+//! the class's row), and the boxes go to the sweep's workers as separate tasks. A box is
+//! settled by an exact certificate when its LP relaxation is infeasible, else by HiGHS.
+//! The case is infeasible when every box is: its certificate is the split's tree, whose
+//! boxes without a certificate are left to the checker's solvers
+//! ([`crate::proof::farkas::Tree::Solver`]), which re-solve them: the proof stays
+//! checkable, and the checker accepts the boxes only because they cover the case's
+//! program. A box HiGHS finds feasible gives no army (the checker's program has no play in
+//! it): the case is then solved whole.
 //!
 //! Splitting only moves work between cores; it proves nothing by itself. It pays when a
 //! case alone would outlast the rest of the sweep (the paper's Table 7 case 2, hexagonal
@@ -52,7 +53,6 @@ pub struct Pending {
     pub spec: Spec,
     pub proof: IpProof,
     pub boxes: Boxes,
-    pub last: Farkas,
     pub verdicts: Vec<Option<Child>>,
 }
 
@@ -75,7 +75,6 @@ fn finish(p: Pending) -> Option<CaseResult> {
         mut result,
         mut proof,
         boxes,
-        last,
         verdicts,
         ..
     } = p;
@@ -99,9 +98,9 @@ fn finish(p: Pending) -> Option<CaseResult> {
         })
         .collect();
     let n = boxes.children.len();
-    proof.certificate = Some(boxes.chain(trees, last));
+    proof.certificate = Some(boxes.chain(trees));
     result.reason = Some(format!(
-        "split on the fly into {} boxes: {n} with the man on a cell of its one-man class, 1 with none",
+        "split on the fly into {} boxes: {n} with the first man on a cell of its farthest class, 1 with none",
         n + 1
     ));
     proof.seconds = result.seconds;
