@@ -105,12 +105,13 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
             msg
         }
         None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => {
-            let groups = evidence::groups(army, level, &ip.def)?;
             let budget = certify::Budget {
                 depth: a.split_depth as usize,
-                deadline: Some(Instant::now() + std::time::Duration::from_secs_f64(a.split_seconds)),
+                deadline: Some(
+                    Instant::now() + std::time::Duration::from_secs_f64(a.split_seconds),
+                ),
             };
-            match certify::split(&sys, &groups, budget) {
+            match evidence::split(army, level, &ip.def, &sys, budget)? {
                 Some((tree, left)) => {
                     ip.certificate = Some(tree);
                     format!(
@@ -130,7 +131,11 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
 /// Certifies every program of `proof` without a certificate, `a.jobs` at once; counts the
 /// programs now fully certified, those split with leaves left to the solvers, and those
 /// still resting on the solvers (split or not).
-fn certify_all(army: Army, proof: &mut Proof, a: &CertifyArgs) -> Result<(usize, usize, usize), Error> {
+fn certify_all(
+    army: Army,
+    proof: &mut Proof,
+    a: &CertifyArgs,
+) -> Result<(usize, usize, usize), Error> {
     let level = proof.level;
     let name = a.proof.display().to_string();
     let work = std::sync::Mutex::new(

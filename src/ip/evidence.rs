@@ -126,20 +126,23 @@ pub fn certify_proof_within(
         })
         .or_else(|| {
             (time_limit.is_none() && proof.seconds >= SPLIT_ABOVE_SECONDS)
-                .then(|| split(army, level, &proof.def, &sys))
-                .flatten()
+                .then(|| split(army, level, &proof.def, &sys, certify::Budget::ONE_LEVEL))
+                .and_then(|s| s.ok().flatten())
+                .map(|(t, _)| t)
         });
     Ok(())
 }
 
-/// A split of `sys` on its farthest man, one level deep ([`certify::split`]).
-fn split(army: Army, level: i32, def: &IpDef, sys: &farkas::LinearSystem) -> Option<farkas::Tree> {
-    let groups = groups(army, level, def).ok()?;
-    let budget = certify::Budget {
-        depth: 1,
-        deadline: None,
-    };
-    certify::split(sys, &groups, budget).map(|(t, _)| t)
+/// A split of `sys`, the system of `def`, on its farthest man within `budget`
+/// ([`certify::split`]), with the count of leaves it leaves to the solvers.
+pub fn split(
+    army: Army,
+    level: i32,
+    def: &IpDef,
+    sys: &farkas::LinearSystem,
+    budget: certify::Budget,
+) -> Result<Option<(farkas::Tree, usize)>, Error> {
+    Ok(certify::split(sys, &groups(army, level, def)?, budget))
 }
 
 /// Whether a certificate read back from a case log still proves its program infeasible.

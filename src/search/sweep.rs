@@ -869,26 +869,26 @@ impl Sweep {
         let after = self
             .split_after
             .filter(|_| split && self.jobs >= split::SPLIT_MIN_JOBS);
-        let boxes = after
-            .and_then(|_| crate::ip::evidence::groups(self.army, self.level, &proof.def).ok())
-            .and_then(|groups| crate::ip::certify::boxes(&sys, &groups));
-        let whole_limit = match (&boxes, after) {
-            (Some(_), Some(a)) => Some(time_limit.map_or(a, |t| t.min(a))),
-            _ => time_limit,
-        };
-        let sol = solve::solve(
-            Model::build(&board, &spec),
-            &Options {
-                time_limit: whole_limit,
-                progress: bar.cloned(),
-                label: format!("{:?} {}", f.last_jump, c.key()),
-            },
-        )?;
-        r.seconds = t0.elapsed().as_secs_f64();
-        if let Some(boxes) = boxes.filter(|_| {
-            sol.status == IpStatus::TimeLimit
-                && time_limit.is_none_or(|t| t > after.unwrap_or(0.0) + 1.0)
-        }) {
+        let whole_limit = after.map_or(time_limit, |a| Some(time_limit.map_or(a, |t| t.min(a))));
+        let label = format!("{:?} {}", f.last_jump, c.key());
+        let mut sol = solve_whole(&board, &spec, whole_limit, bar, &label)?;
+        if let Some(a) = after
+            && sol.status == IpStatus::TimeLimit
+            && time_limit.is_none_or(|t| t > a + 1.0)
+        {
+            // The boxes' LPs are paid only by a case that outlasted `after` seconds.
+            let boxes = crate::ip::evidence::groups(self.army, self.level, &proof.def)
+                .ok()
+                .and_then(|groups| crate::ip::certify::boxes(&sys, &groups));
+            let Some(boxes) = boxes else {
+                // No split ends in an empty box: the whole case, in the time left.
+                let left = time_limit.map(|t| t - t0.elapsed().as_secs_f64());
+                sol = solve_whole(&board, &spec, left, bar, &label)?;
+                r.seconds = t0.elapsed().as_secs_f64();
+                let found =
+                    self.settle_case(&mut r, &board, &spec, &sol, time_limit, f, c, proof)?;
+                return Ok(Attempt::Done(r, found));
+            };
             let verdicts = vec![None; boxes.children.len()];
             r.seconds = t0.elapsed().as_secs_f64();
             return Ok(Attempt::Split(Box::new(split::Pending {
@@ -901,6 +901,7 @@ impl Sweep {
                 verdicts,
             })));
         }
+        r.seconds = t0.elapsed().as_secs_f64();
         let found = self.settle_case(&mut r, &board, &spec, &sol, time_limit, f, c, proof)?;
         Ok(Attempt::Done(r, found))
     }
@@ -1180,4 +1181,22 @@ fn case_proof(c: &Case, r: &CaseResult) -> Option<CaseProof> {
         slack: c.slack,
         outcome,
     })
+}
+
+/// HiGHS on a case's whole program, within `time_limit` seconds.
+fn solve_whole(
+    board: &Board,
+    spec: &Spec,
+    time_limit: Option<f64>,
+    bar: Option<&ProgressBar>,
+    label: &str,
+) -> Result<solve::IpSolution, Error> {
+    solve::solve(
+        Model::build(board, spec),
+        &Options {
+            time_limit,
+            progress: bar.cloned(),
+            label: label.to_string(),
+        },
+    )
 }

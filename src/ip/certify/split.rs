@@ -29,6 +29,12 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// The program's children only, with no deadline: what the search allows itself.
+    pub const ONE_LEVEL: Budget = Budget {
+        depth: 1,
+        deadline: None,
+    };
+
     fn out(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -53,7 +59,11 @@ pub fn split(sys: &LinearSystem, groups: &[Vec<usize>], budget: Budget) -> Optio
 
 /// A child's certificate: Farkas, a split one level deeper, or a small tree; with the
 /// leaves it leaves to the solvers. None: the whole child is left to them.
-fn certify_child(child: &LinearSystem, groups: &[Vec<usize>], budget: Budget) -> Option<(Tree, usize)> {
+fn certify_child(
+    child: &LinearSystem,
+    groups: &[Vec<usize>],
+    budget: Budget,
+) -> Option<(Tree, usize)> {
     if let Some(f) = farkas(child) {
         return Some((Tree::Leaf(f), 0));
     }
@@ -61,7 +71,14 @@ fn certify_child(child: &LinearSystem, groups: &[Vec<usize>], budget: Budget) ->
         return None;
     }
     if budget.depth > 1
-        && let Some((t, left)) = split(child, groups, Budget { depth: budget.depth - 1, ..budget })
+        && let Some((t, left)) = split(
+            child,
+            groups,
+            Budget {
+                depth: budget.depth - 1,
+                ..budget
+            },
+        )
     {
         return Some((t, left));
     }
@@ -144,11 +161,7 @@ mod tests {
                 eq(vec![(0, 2), (1, 2), (2, 2)], 1),
             ],
         };
-        let budget = Budget {
-            depth: 1,
-            deadline: None,
-        };
-        let (t, left) = split(&sys, &[vec![0, 1, 2]], budget).expect("a split");
+        let (t, left) = split(&sys, &[vec![0, 1, 2]], Budget::ONE_LEVEL).expect("a split");
         assert_eq!(left, 0);
         assert_eq!(check_tree(&sys, &t), Ok(()));
         let Tree::Split { col, above, .. } = &t else {
