@@ -10,6 +10,7 @@
 //! final position and a list of side constraints, so any lattice, desert or case split
 //! reuses it unchanged.
 
+use crate::proof::resolve::men_cost;
 use crate::reduce::board::Board;
 use good_lp::solvers::highs::{HighsProblem, highs};
 use good_lp::{Expression, ProblemVariables, Solver, SolverModel, Variable, constraint, variable};
@@ -51,22 +52,26 @@ impl Model {
     }
 
     /// A feasibility program given row by row (the checker's own system, or a box of it
-    /// that a case split hands to a worker): integer columns in their bounds, no objective.
-    /// It has no STA columns: a solution gives no army, only a verdict.
+    /// that a case split hands to a worker): integer columns in their bounds, and the
+    /// checker's objective, fewest men ([`men_cost`]), so that HiGHS takes here the time it
+    /// takes in the checker. It has no STA columns: a solution gives no army, only a verdict.
     pub fn from_system(sys: &crate::proof::farkas::LinearSystem) -> Model {
         let mut vars = ProblemVariables::new();
+        let mut cost = Expression::default();
         let cols: Vec<Variable> = sys
             .cols
             .iter()
             .map(|&(lo, hi)| {
                 let v = variable().integer().min(lo as f64);
-                vars.add(match hi {
+                let v = vars.add(match hi {
                     Some(h) => v.max(h as f64),
                     None => v,
-                })
+                });
+                cost += men_cost((lo, hi)) * v;
+                v
             })
             .collect();
-        let mut problem = vars.minimise(Expression::default()).using(highs);
+        let mut problem = vars.minimise(cost).using(highs);
         for row in &sys.rows {
             let lhs: Expression = row.coefs.iter().map(|&(c, a)| a as f64 * cols[c]).sum();
             problem = match (row.lo, row.hi) {

@@ -25,13 +25,24 @@ fn bounds(lo: Option<i64>, hi: Option<i64>) -> (Bound<f64>, Bound<f64>) {
     (b(lo), b(hi))
 }
 
-/// Solves `sys` as a pure integer feasibility problem with HiGHS.
+/// The objective HiGHS is given: the number of 0/1 columns set, which in the checker's jump
+/// programs is the number of men (their STA columns), the search's own objective. It never
+/// changes a verdict (any point is feasible whatever it costs) and in a case it is constant
+/// (the classes' rows fix the men), but it sets HiGHS on the search's path: on hexagonal 7's
+/// proof each program took within 10% of the search's recorded time with it, while without
+/// it case 16 took 333 s against the search's 77 s (68 s with it).
+pub fn men_cost(bounds: (i64, Option<i64>)) -> f64 {
+    if bounds == (0, Some(1)) { 1.0 } else { 0.0 }
+}
+
+/// Solves `sys` as a pure integer feasibility problem with HiGHS (fewest men first, see
+/// [`men_cost`]).
 pub fn resolve(sys: &LinearSystem, time_limit: Option<f64>) -> Resolved {
     let mut pb = RowProblem::default();
     let cols: Vec<_> = sys
         .cols
         .iter()
-        .map(|&(l, u)| pb.add_integer_column(0.0, bounds(Some(l), u)))
+        .map(|&(l, u)| pb.add_integer_column(men_cost((l, u)), bounds(Some(l), u)))
         .collect();
     for r in &sys.rows {
         let coefs: Vec<_> = r.coefs.iter().map(|&(c, a)| (cols[c], a as f64)).collect();
