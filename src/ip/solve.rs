@@ -10,6 +10,7 @@ use crate::ip::model::Model;
 use indicatif::ProgressBar;
 use std::ffi::{CString, c_char, c_int, c_void};
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -48,12 +49,16 @@ pub struct Options {
     pub progress: Option<ProgressBar>,
     /// Label shown in front of the progress line.
     pub label: String,
+    /// HiGHS stops as on Ctrl-C (status Interrupted) once this is set: a sweep's other
+    /// worker found the army the round looks for, so this program's answer is not needed.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 struct CallbackState {
     progress: Option<ProgressBar>,
     label: String,
     last: Instant,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Asks HiGHS to stop, from inside one of its callbacks, once Ctrl-C set [`INTERRUPTED`].
@@ -78,6 +83,15 @@ unsafe extern "C" fn callback(
     let state = unsafe { &mut *(user as *mut CallbackState) };
     // SAFETY: `input` is what HiGHS passed to this callback.
     unsafe { pass_interrupt(input) };
+    if !input.is_null()
+        && state
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    {
+        // SAFETY: a non-null input is HiGHS's own struct for this callback.
+        unsafe { (*input).user_interrupt = 1 };
+    }
     if out.is_null() {
         return;
     }
@@ -158,6 +172,7 @@ pub fn solve(model: Model, opts: &Options) -> Result<IpSolution, Error> {
         progress: opts.progress.clone(),
         label: opts.label.clone(),
         last: Instant::now() - Duration::from_secs(1),
+        stop: opts.stop.clone(),
     });
     // SAFETY: the state box lives until after the run; the callback only reads HiGHS data.
     unsafe {

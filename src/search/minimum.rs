@@ -24,7 +24,8 @@ use crate::ip::second::{self, Verdict};
 use crate::ip::solve::{self, INTERRUPTED, IpStatus, Options};
 use crate::problem::Army;
 use crate::problem::geometry::Cell;
-use crate::proof::format::{BoardBasis, Claim, Evidence, RoundProof};
+use crate::proof::farkas::Tree;
+use crate::proof::format::{BoardBasis, Claim, Evidence, IpProof, RoundProof};
 use crate::reduce::board::{Board, Limit, MARGIN};
 use crate::reduce::cases;
 use crate::weight::golden::Golden;
@@ -359,23 +360,21 @@ impl Search<'_> {
                 proven: limit.proven,
             });
         }
+        if self.lp_first(k, d, &board, &spec, &limit, basis.as_ref())? {
+            return Ok(Settled::Infeasible {
+                proven: limit.proven,
+            });
+        }
         loop {
             let sol = self.solve_direct(&board, &spec, d, k)?;
             if sol.status == IpStatus::TimeLimit && self.budget_hit(&spec, &sol) {
                 // The direct IP is hopeless here: split this round into cases.
                 return self.split(i, k);
             }
-            let cbc = (self.req.second_opinion && sol.status == IpStatus::Infeasible)
-                .then(|| second::reprove(&board, &spec, self.remaining()));
-            if let Some(Verdict::Feasible(_)) = &cbc {
-                return Err(Error::Disagreement(format!(
-                    "solvers disagree on {} level {}, {k} men, last jump {d:?}: HiGHS says infeasible, CBC {}",
-                    self.req.army,
-                    self.req.level,
-                    cbc.unwrap().as_str()
-                )));
-            }
-            let cbc = cbc.map(|v| v.as_str());
+            let cbc = match sol.status {
+                IpStatus::Infeasible => self.second_opinion(&board, &spec, k, d, "HiGHS")?,
+                _ => None,
+            };
             self.record(k, d, &board, &limit, &sol, cbc.clone());
             match sol.status {
                 IpStatus::Infeasible if !spec.excluded.is_empty() => {
@@ -414,6 +413,85 @@ impl Search<'_> {
         }
     }
 
+    /// Round k's LP relaxation before its integer program: when the LP is infeasible, its
+    /// exact Farkas certificate settles the round, as it settles a case in the sweep, and
+    /// HiGHS's branch-and-bound is not run (diagonal 8's 122-man rounds are LP-infeasible,
+    /// yet took HiGHS 16–23 s each as integer programs). The certificate is found on the
+    /// checker's own system of the round's definition: it is the proof's evidence as is.
+    fn lp_first(
+        &mut self,
+        k: u64,
+        d: Cell,
+        board: &Board,
+        spec: &Spec,
+        limit: &Limit,
+        basis: Option<&BoardBasis>,
+    ) -> Result<bool, Error> {
+        let t0 = Instant::now();
+        let def =
+            crate::ip::evidence::direct_def(d, k, spec.min_men, limit.max_exponent, limit.max_loss);
+        let sys = crate::ip::evidence::system(self.req.army, self.req.level, &def)?;
+        let Some(cert) = crate::ip::certify::farkas_within(&sys, self.remaining()) else {
+            return Ok(false);
+        };
+        let seconds = t0.elapsed().as_secs_f64();
+        let cbc = self.second_opinion(board, spec, k, d, "the LP relaxation")?;
+        let sol = solve::IpSolution {
+            status: IpStatus::Infeasible,
+            objective: None,
+            bound: u64::MAX,
+            start: Vec::new(),
+            jumps: Vec::new(),
+            seconds,
+        };
+        self.record(k, d, board, limit, &sol, cbc.clone());
+        let Some(board) = basis.cloned() else {
+            self.out.proof_complete = false;
+            return Ok(true);
+        };
+        let ip = IpProof {
+            rows: sys.rows.len(),
+            cols: sys.cols.len(),
+            def,
+            highs: "not run: the LP relaxation is infeasible".into(),
+            cbc,
+            certificate: Some(Tree::Leaf(cert)),
+            seconds,
+        };
+        self.out.proof_rounds.push(RoundProof {
+            men: k,
+            last_jump: d,
+            evidence: Evidence::Direct { board, ip },
+        });
+        self.remember(k, d)?;
+        Ok(true)
+    }
+
+    /// CBC's word on a round `who` called infeasible, when asked for (`--cbc`): CBC finding
+    /// an army there is a disagreement, an error.
+    fn second_opinion(
+        &self,
+        board: &Board,
+        spec: &Spec,
+        k: u64,
+        d: Cell,
+        who: &str,
+    ) -> Result<Option<String>, Error> {
+        if !self.req.second_opinion {
+            return Ok(None);
+        }
+        let v = second::reprove(board, spec, self.remaining());
+        if let Verdict::Feasible(_) = &v {
+            return Err(Error::Disagreement(format!(
+                "solvers disagree on {} level {}, {k} men, last jump {d:?}: {who} says infeasible, CBC {}",
+                self.req.army,
+                self.req.level,
+                v.as_str()
+            )));
+        }
+        Ok(Some(v.as_str()))
+    }
+
     fn solve_direct(
         &self,
         board: &Board,
@@ -428,6 +506,7 @@ impl Search<'_> {
                 "{} level {}: {k} men, last jump over {d:?}",
                 self.req.army, self.req.level
             ),
+            stop: None,
         };
         if let Some(base) = &self.req.write_model {
             let path = model_path(base, k, d);

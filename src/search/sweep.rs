@@ -37,7 +37,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 mod split;
@@ -97,6 +97,9 @@ pub struct Sweep {
     /// Seconds HiGHS may spend on a whole case that can be split before it is split on the
     /// fly (`split`); None: never split.
     pub split_after: Option<f64>,
+    /// Set once a worker found an army (or failed): the other workers' HiGHS runs stop,
+    /// and their cases count as not attempted (the round has its answer).
+    stop: Arc<AtomicBool>,
 }
 
 /// One line of the case log.
@@ -274,6 +277,7 @@ impl Sweep {
             seed: Vec::new(),
             solve_open: true,
             split_after: Some(split::SPLIT_AFTER),
+            stop: Arc::default(),
         }
     }
 
@@ -603,13 +607,14 @@ impl Sweep {
         writer: &mut LogWriter,
         slots: &mut [Option<CaseResult>],
     ) -> Result<(), Error> {
-        let stop = AtomicBool::new(report.found.is_some());
+        let stop = &*self.stop;
+        stop.store(report.found.is_some(), Ordering::Relaxed);
         let queue = Queue::new(todo);
         let (tx, rx) = mpsc::channel();
         let mut failure = None;
         std::thread::scope(|scope| {
             for _ in 0..self.jobs.clamp(1, todo.len().max(1)) {
-                let (tx, queue, stop) = (tx.clone(), &queue, &stop);
+                let (tx, queue) = (tx.clone(), &queue);
                 scope.spawn(move || {
                     while let Some(task) = queue.next() {
                         let left = deadline
@@ -694,6 +699,12 @@ impl Sweep {
         match task {
             Task::Case(_) if stopping => None,
             Task::Case(i) => match self.solve_case(f, order[i], left, bar, true) {
+                // Stopped for another worker's army, not by Ctrl-C: not attempted.
+                Ok(Attempt::Done(r, _))
+                    if r.status == "interrupted" && !INTERRUPTED.load(Ordering::Relaxed) =>
+                {
+                    None
+                }
                 Ok(Attempt::Done(r, found)) => Some((i, Ok((r, found)))),
                 Ok(Attempt::Split(mut p)) => {
                     p.index = i;
@@ -871,7 +882,7 @@ impl Sweep {
             .filter(|_| split && self.jobs >= split::SPLIT_MIN_JOBS);
         let whole_limit = after.map_or(time_limit, |a| Some(time_limit.map_or(a, |t| t.min(a))));
         let label = format!("{:?} {}", f.last_jump, c.key());
-        let mut sol = solve_whole(&board, &spec, whole_limit, bar, &label)?;
+        let mut sol = self.solve_whole(&board, &spec, whole_limit, bar, &label)?;
         if let Some(a) = after
             && sol.status == IpStatus::TimeLimit
             && time_limit.is_none_or(|t| t > a + 1.0)
@@ -883,7 +894,7 @@ impl Sweep {
             let Some(boxes) = boxes else {
                 // No split ends in an empty box: the whole case, in the time left.
                 let left = time_limit.map(|t| t - t0.elapsed().as_secs_f64());
-                sol = solve_whole(&board, &spec, left, bar, &label)?;
+                sol = self.solve_whole(&board, &spec, left, bar, &label)?;
                 r.seconds = t0.elapsed().as_secs_f64();
                 let found =
                     self.settle_case(&mut r, &board, &spec, &sol, time_limit, f, c, proof)?;
@@ -945,6 +956,26 @@ impl Sweep {
             }
         };
         Ok(found)
+    }
+
+    /// HiGHS on a whole case, stopped early once another worker finds an army.
+    fn solve_whole(
+        &self,
+        board: &Board,
+        spec: &Spec,
+        time_limit: Option<f64>,
+        bar: Option<&ProgressBar>,
+        label: &str,
+    ) -> Result<solve::IpSolution, Error> {
+        solve::solve(
+            Model::build(board, spec),
+            &Options {
+                time_limit,
+                progress: bar.cloned(),
+                label: label.to_string(),
+                stop: Some(self.stop.clone()),
+            },
+        )
     }
 
     /// A case's program: the board's men per exponent class fixed to the profile, and at
@@ -1181,22 +1212,4 @@ fn case_proof(c: &Case, r: &CaseResult) -> Option<CaseProof> {
         slack: c.slack,
         outcome,
     })
-}
-
-/// HiGHS on a case's whole program, within `time_limit` seconds.
-fn solve_whole(
-    board: &Board,
-    spec: &Spec,
-    time_limit: Option<f64>,
-    bar: Option<&ProgressBar>,
-    label: &str,
-) -> Result<solve::IpSolution, Error> {
-    solve::solve(
-        Model::build(board, spec),
-        &Options {
-            time_limit,
-            progress: bar.cloned(),
-            label: label.to_string(),
-        },
-    )
 }

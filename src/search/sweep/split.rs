@@ -160,6 +160,7 @@ impl Sweep {
                 time_limit: left,
                 progress: None,
                 label,
+                stop: Some(self.stop.clone()),
             },
         )?;
         let child = match sol.status {
