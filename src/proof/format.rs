@@ -263,6 +263,11 @@ pub struct IpProof {
     /// branch-and-bound tree of them, split on columns or on integer rows
     /// ([`Tree::SplitRow`], JSON `split_row`; older files have none and read unchanged).
     pub certificate: Option<Tree>,
+    /// The search's seconds on the program: for one HiGHS settled, the CPU seconds of its
+    /// thread (its work, which does not grow with the machine's load, so that what is
+    /// decided from it, such as whether a certificate tree is tried, comes out the same on
+    /// a busy machine; proofs written before 25 November 2026 hold wall seconds); for one
+    /// settled by its LP certificate, that search's seconds. Never evidence: it orders work.
     pub seconds: f64,
 }
 

@@ -388,7 +388,7 @@ impl Search<'_> {
                         limit.max_exponent,
                         limit.max_loss,
                     );
-                    self.evidence(k, d, basis, def, cbc, sol.seconds)?;
+                    self.evidence(k, d, basis, def, cbc, sol.cpu_seconds)?;
                     self.remember(k, d)?;
                     return Ok(Settled::Infeasible {
                         proven: limit.proven,
@@ -427,7 +427,11 @@ impl Search<'_> {
         limit: &Limit,
         basis: Option<&BoardBasis>,
     ) -> Result<bool, Error> {
-        let t0 = Instant::now();
+        // With (almost) no time left the round is HiGHS's to stop, as a case's box is.
+        if self.remaining().is_some_and(|t| t < 0.01) {
+            return Ok(false);
+        }
+        let (t0, c0) = (Instant::now(), solve::thread_seconds());
         let def =
             crate::ip::evidence::direct_def(d, k, spec.min_men, limit.max_exponent, limit.max_loss);
         let sys = crate::ip::evidence::system(self.req.army, self.req.level, &def)?;
@@ -443,6 +447,7 @@ impl Search<'_> {
             start: Vec::new(),
             jumps: Vec::new(),
             seconds,
+            cpu_seconds: solve::thread_seconds() - c0,
         };
         self.record(k, d, board, limit, &sol, cbc.clone());
         let Some(board) = basis.cloned() else {
@@ -456,7 +461,7 @@ impl Search<'_> {
             highs: "not run: the LP relaxation is infeasible".into(),
             cbc,
             certificate: Some(Tree::Leaf(cert)),
-            seconds,
+            seconds: sol.cpu_seconds,
         };
         self.out.proof_rounds.push(RoundProof {
             men: k,

@@ -935,7 +935,8 @@ impl Sweep {
             IpStatus::Infeasible => {
                 r.cbc = self.second(board, spec, time_limit, f.last_jump, c)?;
                 proof.cbc = r.cbc.clone();
-                proof.seconds = r.seconds;
+                // HiGHS's work, not the wall time (see IpProof::seconds).
+                proof.seconds = sol.cpu_seconds;
                 r.ip = Some(proof);
                 "infeasible".into()
             }
