@@ -15,6 +15,7 @@
 //! a split whose children are both LP-infeasible is taken at once.
 
 use super::{Highs, Lp, Node, TOLERANCE, attempt, integerize};
+use crate::ip::solve::thread_seconds;
 use crate::proof::farkas::{self, LinearSystem, MAX_TREE_DEPTH, Row, Tree};
 use highs_sys::HighsInt;
 use std::time::{Duration, Instant};
@@ -33,7 +34,10 @@ type Warm = (Highs, Vec<(i64, Option<i64>)>, Vec<Bounds>);
 /// A branch-and-bound certificate that the integer program `sys` (every column integer)
 /// is infeasible, checked by [`farkas::check_tree`]; None when it visits `node_limit`
 /// nodes or runs `time_limit` seconds without closing every node, or finds an integer
-/// point.
+/// point. The seconds are CPU seconds of the calling thread, on which HiGHS solves the
+/// tree's LPs: the tree's work, so that whether a tree is found does not depend on the
+/// machine's load (skew 6's 45-man round needs 6.2 s; niced beside hexagonal 7 its tree
+/// ran out of 60 s of wall time).
 pub fn tree(sys: &LinearSystem, node_limit: usize, time_limit: Option<f64>) -> Option<Tree> {
     tree_with_stats(sys, node_limit, time_limit).0
 }
@@ -65,7 +69,7 @@ pub fn tree_with_stats(
         aux: &aux,
         nodes: 0,
         node_limit,
-        deadline: time_limit.map(|t| Instant::now() + Duration::from_secs_f64(t)),
+        cpu_end: time_limit.map(|t| thread_seconds() + t),
         warm: Lp::new(&lp, &sys.cols, true)
             .load(false, true)
             .map(|h| (h, at.cols.clone(), at.aux.clone())),
@@ -176,11 +180,19 @@ struct Search<'a> {
     aux: &'a [Vec<(usize, i64)>],
     nodes: usize,
     node_limit: usize,
-    deadline: Option<Instant>,
+    /// When the tree's CPU budget ends, in [`thread_seconds`].
+    cpu_end: Option<f64>,
     warm: Option<Warm>,
 }
 
 impl Search<'_> {
+    /// A wall-clock deadline for the next LP: the CPU budget left, from now (HiGHS's own
+    /// limit is wall time; on a busy machine it only cuts an LP short near the budget's end).
+    fn deadline(&self) -> Option<Instant> {
+        self.cpu_end
+            .map(|e| Instant::now() + Duration::from_secs_f64((e - thread_seconds()).max(0.0)))
+    }
+
     /// The kept instance with its bounds brought to the node's.
     fn sync(&mut self, at: &At) -> Option<&Highs> {
         let m = self.sys.rows.len();
@@ -214,7 +226,7 @@ impl Search<'_> {
     /// The node's LP on the kept instance: Feasible, or a Proof if its duals round to a
     /// checked certificate; None otherwise (a fresh instance then tries harder).
     fn attempt_warm(&mut self, at: &At) -> Option<Node> {
-        let deadline = self.deadline;
+        let deadline = self.deadline();
         let h = self.sync(at)?;
         let ok = h.run(deadline);
         // The first solve is from scratch (primal simplex); the rest re-solve after the
@@ -233,7 +245,7 @@ impl Search<'_> {
 
     /// The phase-1 optimum at a node (0 when HiGHS gives none).
     fn probe(&mut self, at: &At) -> f64 {
-        let deadline = self.deadline;
+        let deadline = self.deadline();
         let Some(h) = self.sync(at) else {
             return 0.0;
         };
@@ -286,14 +298,14 @@ impl Search<'_> {
     fn node(&mut self, at: &At, depth: usize) -> Option<Tree> {
         if self.nodes >= self.node_limit
             || depth >= MAX_TREE_DEPTH
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cpu_end.is_some_and(|e| thread_seconds() >= e)
         {
             return None;
         }
         self.nodes += 1;
         let node = match self.attempt_warm(at) {
             Some(node) => node,
-            None => attempt(&at.system(self.sys), &at.cols, self.deadline),
+            None => attempt(&at.system(self.sys), &at.cols, self.deadline()),
         };
         let x = match node {
             Node::Proof(cert) => return Some(Tree::Leaf(cert)),
