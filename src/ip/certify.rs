@@ -77,7 +77,7 @@ unsafe extern "C" fn interrupt(
     _user: *mut c_void,
 ) {
     // SAFETY: `input` is what HiGHS passed to this callback.
-    unsafe { crate::ip::solve::pass_interrupt(input) };
+    unsafe { crate::ip::solve::pass_interrupt(input, None) };
 }
 
 impl Drop for Highs {

@@ -46,14 +46,25 @@ pub fn uncertified(
 ) -> Result<IpProof, Error> {
     let sys = ip::build(&space(army, level, &def), &def).map_err(Error::Limit)?;
     Ok(IpProof {
+        cbc,
+        seconds,
+        ..evidence_of(&sys, def)
+    })
+}
+
+/// The evidence of `def`, whose checker's system is `sys`, before anything is known of it:
+/// its size as the checker rebuilds it, HiGHS's "infeasible" still to be earned, no
+/// certificate.
+pub fn evidence_of(sys: &farkas::LinearSystem, def: IpDef) -> IpProof {
+    IpProof {
         rows: sys.rows.len(),
         cols: sys.cols.len(),
         def,
         highs: "infeasible".into(),
-        cbc,
+        cbc: None,
         certificate: None,
-        seconds,
-    })
+        seconds: 0.0,
+    }
 }
 
 /// The start columns of the checker's system for `def` in groups of one exponent, the

@@ -80,12 +80,18 @@ struct CallbackState {
     stop: Option<Arc<AtomicBool>>,
 }
 
-/// Asks HiGHS to stop, from inside one of its callbacks, once Ctrl-C set [`INTERRUPTED`].
+/// Asks HiGHS to stop, from inside one of its callbacks, once Ctrl-C set [`INTERRUPTED`]
+/// or `stop` is set.
 ///
 /// # Safety
 /// `input` is null or the input struct HiGHS passed to the callback being run.
-pub(crate) unsafe fn pass_interrupt(input: *mut highs_sys::HighsCallbackDataIn) {
-    if INTERRUPTED.load(Ordering::Relaxed) && !input.is_null() {
+pub(crate) unsafe fn pass_interrupt(
+    input: *mut highs_sys::HighsCallbackDataIn,
+    stop: Option<&AtomicBool>,
+) {
+    let asked =
+        INTERRUPTED.load(Ordering::Relaxed) || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    if asked && !input.is_null() {
         // SAFETY: by the caller's promise, a non-null input is HiGHS's own struct.
         unsafe { (*input).user_interrupt = 1 };
     }
@@ -101,16 +107,7 @@ unsafe extern "C" fn callback(
     // SAFETY: HiGHS passes back the pointer given to Highs_setCallback, which outlives the run.
     let state = unsafe { &mut *(user as *mut CallbackState) };
     // SAFETY: `input` is what HiGHS passed to this callback.
-    unsafe { pass_interrupt(input) };
-    if !input.is_null()
-        && state
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-    {
-        // SAFETY: a non-null input is HiGHS's own struct for this callback.
-        unsafe { (*input).user_interrupt = 1 };
-    }
+    unsafe { pass_interrupt(input, state.stop.as_deref()) };
     if out.is_null() {
         return;
     }

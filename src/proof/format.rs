@@ -266,8 +266,10 @@ pub struct IpProof {
     /// The search's seconds on the program: for one HiGHS settled, the CPU seconds of its
     /// thread (its work, which does not grow with the machine's load, so that what is
     /// decided from it, such as whether a certificate tree is tried, comes out the same on
-    /// a busy machine; proofs written before 25 November 2026 hold wall seconds); for one
-    /// settled by its LP certificate, that search's seconds. Never evidence: it orders work.
+    /// a busy machine; proofs written before 25 November 2026 hold wall seconds); for a
+    /// direct round settled by its LP certificate, that LP's CPU seconds; for a case settled
+    /// by its LP certificate or split on the fly, the wall seconds the sweep spent on it.
+    /// Never evidence: it orders work.
     pub seconds: f64,
 }
 

@@ -388,7 +388,10 @@ impl Search<'_> {
                         limit.max_exponent,
                         limit.max_loss,
                     );
-                    self.evidence(k, d, basis, def, cbc, sol.cpu_seconds)?;
+                    let (army, level) = (self.req.army, self.req.level);
+                    self.evidence(k, d, basis, || {
+                        crate::ip::evidence::infeasible(army, level, def, cbc, sol.cpu_seconds)
+                    })?;
                     self.remember(k, d)?;
                     return Ok(Settled::Infeasible {
                         proven: limit.proven,
@@ -450,24 +453,14 @@ impl Search<'_> {
             cpu_seconds: solve::thread_seconds() - c0,
         };
         self.record(k, d, board, limit, &sol, cbc.clone());
-        let Some(board) = basis.cloned() else {
-            self.out.proof_complete = false;
-            return Ok(true);
-        };
         let ip = IpProof {
-            rows: sys.rows.len(),
-            cols: sys.cols.len(),
-            def,
             highs: "not run: the LP relaxation is infeasible".into(),
             cbc,
             certificate: Some(Tree::Leaf(cert)),
             seconds: sol.cpu_seconds,
+            ..crate::ip::evidence::evidence_of(&sys, def)
         };
-        self.out.proof_rounds.push(RoundProof {
-            men: k,
-            last_jump: d,
-            evidence: Evidence::Direct { board, ip },
-        });
+        self.evidence(k, d, basis.cloned(), || Ok(ip))?;
         self.remember(k, d)?;
         Ok(true)
     }
@@ -661,21 +654,21 @@ impl Search<'_> {
         self.record.add(line)
     }
 
-    /// The proof's evidence for an infeasible direct round.
+    /// The proof's evidence for an infeasible direct round; `ip` (its certificate search,
+    /// perhaps) runs only when the round's board has a basis, without which the proof is
+    /// incomplete anyway.
     fn evidence(
         &mut self,
         k: u64,
         d: Cell,
         basis: Option<BoardBasis>,
-        def: crate::proof::format::IpDef,
-        cbc: Option<String>,
-        seconds: f64,
+        ip: impl FnOnce() -> Result<IpProof, Error>,
     ) -> Result<(), Error> {
         let Some(board) = basis else {
             self.out.proof_complete = false;
             return Ok(());
         };
-        let ip = crate::ip::evidence::infeasible(self.req.army, self.req.level, def, cbc, seconds)?;
+        let ip = ip()?;
         self.out.proof_rounds.push(RoundProof {
             men: k,
             last_jump: d,

@@ -857,15 +857,7 @@ impl Sweep {
         r.cells = board.cells.len();
         r.jumps = board.jumps.len();
         let sys = crate::ip::evidence::system(self.army, self.level, &def)?;
-        let mut proof = IpProof {
-            rows: sys.rows.len(),
-            cols: sys.cols.len(),
-            def,
-            highs: "infeasible".into(),
-            cbc: None,
-            certificate: None,
-            seconds: 0.0,
-        };
+        let mut proof = crate::ip::evidence::evidence_of(&sys, def);
         if let Some(cert) = crate::ip::certify::farkas_within(&sys, time_limit) {
             r.seconds = t0.elapsed().as_secs_f64();
             r.status = "infeasible".into();
