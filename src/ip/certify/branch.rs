@@ -14,7 +14,7 @@
 //! fractional columns ([`candidates`]), the children's LPs re-solved on the kept instance;
 //! a split whose children are both LP-infeasible is taken at once.
 
-use super::{Highs, Lp, Node, TOLERANCE, attempt, integerize};
+use super::{Highs, Lp, Method, Node, TOLERANCE, attempt, integerize};
 use crate::ip::solve::thread_seconds;
 use crate::proof::farkas::{self, LinearSystem, MAX_TREE_DEPTH, Row, Tree};
 use highs_sys::HighsInt;
@@ -71,7 +71,7 @@ pub fn tree_with_stats(
         node_limit,
         cpu_end: time_limit.map(|t| thread_seconds() + t),
         warm: Lp::new(&lp, &sys.cols, true)
-            .load(false, true)
+            .load(false, Method::Primal)
             .map(|h| (h, at.cols.clone(), at.aux.clone())),
     };
     let t = search
