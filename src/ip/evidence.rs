@@ -29,9 +29,10 @@ pub fn infeasible(
     def: IpDef,
     cbc: Option<String>,
     seconds: f64,
+    time_limit: Option<f64>,
 ) -> Result<IpProof, Error> {
     let mut proof = uncertified(army, level, def, cbc, seconds)?;
-    certify_proof(army, level, &mut proof)?;
+    certify_proof_within(army, level, &mut proof, time_limit)?;
     Ok(proof)
 }
 

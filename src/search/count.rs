@@ -257,7 +257,7 @@ fn count_proof(
             return Ok(None);
         };
         let (men, last_jump) = (def.max_men, def.last_jump);
-        let ip = evidence::infeasible(out.army, out.level, def.clone(), None, *seconds)?;
+        let ip = evidence::infeasible(out.army, out.level, def.clone(), None, *seconds, None)?;
         proof.rounds.push(RoundProof {
             men,
             last_jump,

@@ -185,6 +185,26 @@ struct Search<'a> {
     case_dir: std::path::PathBuf,
     /// Direct rounds settled by an earlier run in `case_dir` ([`crate::search::record`]).
     record: crate::search::record::Record,
+    /// The current round's infeasible direct programs, whose certificates are looked for
+    /// only once the round has no army ([`Search::settle_round`]).
+    pending: Vec<Pending>,
+}
+
+/// The evidence of one last jump of the current round, still to be made (a direct
+/// program's certificate search: up to a minute of trees), in the order of the last jumps.
+struct Pending {
+    /// A direct program's report line, for the record a resumed run reads.
+    round: Option<Round>,
+    proof: Box<dyn FnOnce() -> Result<RoundProof, Error>>,
+}
+
+impl Pending {
+    fn ready(proof: RoundProof) -> Pending {
+        Pending {
+            round: None,
+            proof: Box::new(move || Ok(proof)),
+        }
+    }
 }
 
 /// A desert level the standard and improved functions leave open may still be ruled out by
@@ -290,6 +310,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
         split: Vec::new(),
         last_unproven: None,
         record: crate::search::record::Record::open(req.army, req.level, &case_dir),
+        pending: Vec::new(),
         _scratch: scratch,
         case_dir,
     };
@@ -319,19 +340,24 @@ impl Search<'_> {
                     Some(s) if plain >= Golden::ONE => s.heaviest(k).1,
                     _ => plain,
                 };
-                self.out.proof_rounds.push(RoundProof {
+                self.pending.push(Pending::ready(RoundProof {
                     men: k,
                     last_jump: dir.d,
                     evidence: Evidence::Weight { heaviest },
-                });
+                }));
                 continue;
             }
             match self.direct(i, k)? {
                 Settled::Infeasible { proven } => round_proven &= proven,
                 Settled::Unresolved => self.out.unresolved.push(k),
-                Settled::Found | Settled::Stopped => return Ok(true),
+                Settled::Found | Settled::Stopped => {
+                    // Round k is not part of the answer's proof: no certificates for it.
+                    self.pending.clear();
+                    return Ok(true);
+                }
             }
         }
+        self.settle_round()?;
         if !round_proven {
             self.out.board_proven = false;
             self.last_unproven = Some(k);
@@ -389,10 +415,11 @@ impl Search<'_> {
                         limit.max_loss,
                     );
                     let (army, level) = (self.req.army, self.req.level);
-                    self.evidence(k, d, basis, || {
-                        crate::ip::evidence::infeasible(army, level, def, cbc, sol.cpu_seconds)
-                    })?;
-                    self.remember(k, d)?;
+                    let t = self.remaining();
+                    self.evidence(k, d, basis, move || {
+                        let s = sol.cpu_seconds;
+                        crate::ip::evidence::infeasible(army, level, def, cbc, s, t)
+                    });
                     return Ok(Settled::Infeasible {
                         proven: limit.proven,
                     });
@@ -460,8 +487,7 @@ impl Search<'_> {
             seconds: sol.cpu_seconds,
             ..crate::ip::evidence::evidence_of(&sys, def)
         };
-        self.evidence(k, d, basis.cloned(), || Ok(ip))?;
-        self.remember(k, d)?;
+        self.evidence(k, d, basis.cloned(), move || Ok(ip));
         Ok(true)
     }
 
@@ -632,48 +658,57 @@ impl Search<'_> {
             );
         }
         self.out.rounds.push(line.round);
-        self.out.proof_rounds.push(line.proof);
+        self.pending.push(Pending::ready(line.proof));
         true
     }
 
-    /// Records the direct round just settled, when its evidence has an exact certificate.
-    fn remember(&mut self, k: u64, d: Cell) -> Result<(), Error> {
-        let (Some(round), Some(proof)) = (self.out.rounds.last(), self.out.proof_rounds.last())
-        else {
-            return Ok(());
-        };
-        let certified =
-            matches!(&proof.evidence, Evidence::Direct { ip, .. } if ip.certificate.is_some());
-        if !certified || (proof.men, proof.last_jump) != (k, d) {
-            return Ok(());
-        }
-        let line = crate::search::record::Line {
-            round: round.clone(),
-            proof: proof.clone(),
-        };
-        self.record.add(line)
-    }
-
-    /// The proof's evidence for an infeasible direct round; `ip` (its certificate search,
-    /// perhaps) runs only when the round's board has a basis, without which the proof is
-    /// incomplete anyway.
+    /// The proof's evidence for an infeasible direct round, made by `ip` (its certificate
+    /// search, perhaps) once the round turns out to have no army; only when the round's
+    /// board has a basis, without which the proof is incomplete anyway.
     fn evidence(
         &mut self,
         k: u64,
         d: Cell,
         basis: Option<BoardBasis>,
-        ip: impl FnOnce() -> Result<IpProof, Error>,
-    ) -> Result<(), Error> {
+        ip: impl FnOnce() -> Result<IpProof, Error> + 'static,
+    ) {
         let Some(board) = basis else {
             self.out.proof_complete = false;
-            return Ok(());
+            return;
         };
-        let ip = ip()?;
-        self.out.proof_rounds.push(RoundProof {
-            men: k,
-            last_jump: d,
-            evidence: Evidence::Direct { board, ip },
+        let round = self.out.rounds.last().cloned();
+        let proof = move || {
+            let evidence = Evidence::Direct { board, ip: ip()? };
+            Ok(RoundProof {
+                men: k,
+                last_jump: d,
+                evidence,
+            })
+        };
+        self.pending.push(Pending {
+            round: round.filter(|r| (r.men, r.last_jump) == (k, d)),
+            proof: Box::new(proof),
         });
+    }
+
+    /// Round k has no army: its evidence goes into the proof, and the direct programs with
+    /// an exact certificate into the record a resumed run reads. Deferred to here because a
+    /// round with an army needs none (diagonal 8's 123 men: 18 s of trees on the infeasible
+    /// last jump (0, 1), before (1, 1) found the army).
+    fn settle_round(&mut self) -> Result<(), Error> {
+        for p in std::mem::take(&mut self.pending) {
+            let proof = (p.proof)()?;
+            let certified =
+                matches!(&proof.evidence, Evidence::Direct { ip, .. } if ip.certificate.is_some());
+            if let (true, Some(round)) = (certified, p.round) {
+                let line = crate::search::record::Line {
+                    round,
+                    proof: proof.clone(),
+                };
+                self.record.add(line)?;
+            }
+            self.out.proof_rounds.push(proof);
+        }
         Ok(())
     }
 
@@ -729,11 +764,11 @@ impl Search<'_> {
             .find(|e| e.0 == d)
             .and_then(|e| e.1)
         {
-            Some(cases) if proven => self.out.proof_rounds.push(RoundProof {
+            Some(cases) if proven => self.pending.push(Pending::ready(RoundProof {
                 men: k,
                 last_jump: d,
                 evidence: Evidence::Cases { cases },
-            }),
+            })),
             _ => self.out.proof_complete = false,
         }
         Ok(Settled::Infeasible { proven })
