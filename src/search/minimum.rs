@@ -195,14 +195,15 @@ struct Search<'a> {
 struct Pending {
     /// A direct program's report line, for the record a resumed run reads.
     round: Option<Round>,
-    proof: Box<dyn FnOnce() -> Result<RoundProof, Error>>,
+    /// Makes the evidence within the seconds the search has left.
+    proof: Box<dyn FnOnce(Option<f64>) -> Result<RoundProof, Error>>,
 }
 
 impl Pending {
     fn ready(proof: RoundProof) -> Pending {
         Pending {
             round: None,
-            proof: Box::new(move || Ok(proof)),
+            proof: Box::new(move |_| Ok(proof)),
         }
     }
 }
@@ -415,8 +416,7 @@ impl Search<'_> {
                         limit.max_loss,
                     );
                     let (army, level) = (self.req.army, self.req.level);
-                    let t = self.remaining();
-                    self.evidence(k, d, basis, move || {
+                    self.evidence(k, d, basis, move |t| {
                         let s = sol.cpu_seconds;
                         crate::ip::evidence::infeasible(army, level, def, cbc, s, t)
                     });
@@ -487,7 +487,7 @@ impl Search<'_> {
             seconds: sol.cpu_seconds,
             ..crate::ip::evidence::evidence_of(&sys, def)
         };
-        self.evidence(k, d, basis.cloned(), move || Ok(ip));
+        self.evidence(k, d, basis.cloned(), move |_| Ok(ip));
         Ok(true)
     }
 
@@ -663,22 +663,26 @@ impl Search<'_> {
     }
 
     /// The proof's evidence for an infeasible direct round, made by `ip` (its certificate
-    /// search, perhaps) once the round turns out to have no army; only when the round's
-    /// board has a basis, without which the proof is incomplete anyway.
+    /// search, perhaps, within the seconds the search has left then) once the round turns
+    /// out to have no army; only when the round's board has a basis, without which the
+    /// proof is incomplete anyway.
     fn evidence(
         &mut self,
         k: u64,
         d: Cell,
         basis: Option<BoardBasis>,
-        ip: impl FnOnce() -> Result<IpProof, Error> + 'static,
+        ip: impl FnOnce(Option<f64>) -> Result<IpProof, Error> + 'static,
     ) {
         let Some(board) = basis else {
             self.out.proof_complete = false;
             return;
         };
         let round = self.out.rounds.last().cloned();
-        let proof = move || {
-            let evidence = Evidence::Direct { board, ip: ip()? };
+        let proof = move |time_limit| {
+            let evidence = Evidence::Direct {
+                board,
+                ip: ip(time_limit)?,
+            };
             Ok(RoundProof {
                 men: k,
                 last_jump: d,
@@ -697,7 +701,7 @@ impl Search<'_> {
     /// last jump (0, 1), before (1, 1) found the army).
     fn settle_round(&mut self) -> Result<(), Error> {
         for p in std::mem::take(&mut self.pending) {
-            let proof = (p.proof)()?;
+            let proof = (p.proof)(self.remaining())?;
             let certified =
                 matches!(&proof.evidence, Evidence::Direct { ip, .. } if ip.certificate.is_some());
             if let (true, Some(round)) = (certified, p.round) {
