@@ -40,8 +40,9 @@ const CHECK_HELP: &str = "Examples:
   solarmy check --cbc --time-limit 3600 results/proofs/hexagonal-7.json.gz
 
 With --cbc (a build with --features cbc), CBC solves every infeasible integer program again,
-certified or not: CBC finding one feasible fails its step (the solvers disagree); a CBC
-time-out is reported as no verdict, never counted as a confirmation.
+certified or not, guided first (the men objective, CBC's preprocessing), then plain if that
+gives no verdict in --time-limit: CBC finding one feasible fails its step (the solvers
+disagree); a CBC time-out is reported as no verdict, never counted as a confirmation.
 
 Exit codes: 0 every step of every file holds, 1 a file is unreadable or a step fails (one line
 per bad file, naming its first failing step), 2 bad command line (or --cbc without CBC).";
@@ -207,6 +208,18 @@ pub struct CbcSystemArgs {
     pub file: PathBuf,
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
+    /// How CBC searches (proof::resolve::CbcStrategy): guided or plain
+    #[arg(long, default_value = "plain", value_parser = parse_strategy)]
+    pub strategy: crate::proof::resolve::CbcStrategy,
+}
+
+fn parse_strategy(s: &str) -> Result<crate::proof::resolve::CbcStrategy, String> {
+    crate::proof::resolve::CbcStrategy::parse(s).ok_or_else(|| {
+        let names: Vec<_> = crate::proof::resolve::CbcStrategy::ORDER
+            .map(|s| s.name())
+            .into();
+        format!("'{s}' is not a CBC strategy ({})", names.join(", "))
+    })
 }
 
 #[derive(Args, Debug)]
@@ -231,8 +244,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub cbc: bool,
     /// With --cbc: keep CBC's verdicts in this JSON-lines file, and do not ask CBC again about
-    /// a system the file says it proved infeasible, or left with no verdict within at least
-    /// --time-limit (a long second opinion survives a stop)
+    /// a system the file says it proved infeasible, nor with a strategy that left it with no
+    /// verdict within at least --time-limit (a long second opinion survives a stop)
     #[arg(long, value_name = "FILE", requires = "cbc")]
     pub cbc_record: Option<PathBuf>,
 }

@@ -815,7 +815,7 @@ pub fn cbc_system(a: &CbcSystemArgs) -> Result<u8, Error> {
         .map_err(|e| Error::failure(format!("{}: {e}", a.file.display())))?;
     let sys: crate::proof::farkas::LinearSystem = serde_json::from_str(&text)
         .map_err(|e| Error::failure(format!("{}: not a system: {e}", a.file.display())))?;
-    let opinion = crate::proof::resolve::cbc(&sys, a.time_limit);
+    let opinion = crate::proof::resolve::cbc(&sys, a.time_limit, a.strategy);
     emitln(&serde_json::to_string(&opinion).map_err(|e| Error::failure(e.to_string()))?)?;
     Ok(0)
 }

@@ -8,12 +8,15 @@
 //!
 //! CBC's verdicts may be kept in a record ([`Record`], `check --cbc-record FILE`) so that a
 //! second opinion that takes hours survives being stopped: a system whose fingerprint the
-//! record says CBC proved infeasible is not solved again, nor one it says CBC left with no
-//! verdict within at least the time now allowed (it stays no verdict). The record is a log
-//! of what CBC said, never evidence; the proof's own steps do not read it.
+//! record says CBC proved infeasible is not solved again, nor given a strategy
+//! ([`CbcStrategy`]) the record says left it with no verdict within at least the time now
+//! allowed. The record is a log of what CBC said, never evidence; the proof's own steps do
+//! not read it.
 
 use super::farkas::LinearSystem;
-use super::resolve::{Resolved, TIME_LIMIT_NOTE, cbc, cbc_in_process, resolve};
+use super::resolve::{
+    CbcStrategy, Opinion, Resolved, TIME_LIMIT_NOTE, cbc, cbc_in_process, resolve,
+};
 use super::summary::CbcSummary;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -194,69 +197,81 @@ fn run(calls: &[Call], how: &How) -> Vec<Answer> {
 }
 
 fn answer(call: &Call, how: &How) -> Answer {
-    let record = how.record;
-    // Only CBC's calls are recorded, and only when there is a record to read and extend.
-    let print = record
-        .filter(|_| call.solver == Solver::Cbc)
-        .map(|_| fingerprint(&call.sys));
-    if let (Some(r), Some(f)) = (record, &print) {
-        if r.confirmed.contains(f) {
-            return Answer {
-                verdict: Resolved::Infeasible,
-                note: "recorded".into(),
-                seconds: 0.0,
-            };
-        }
-        // CBC already ran out of at least this much time on it: asking again would only
-        // spend the time once more.
-        if let Some(&t) = r.timed_out.get(f)
-            && how.time_limit.is_some_and(|limit| t >= limit)
-        {
-            return Answer {
-                verdict: Resolved::Unknown,
-                note: format!("recorded: no verdict within {t:.0} s"),
-                seconds: 0.0,
-            };
-        }
-    }
-    let a = solve_one(call, how);
-    if let (Some(r), Some(f)) = (record, print) {
-        r.append(&f, &a, how.time_limit);
-    }
-    a
-}
-
-fn solve_one(call: &Call, how: &How) -> Answer {
-    let time_limit = how.time_limit;
     match call.solver {
         Solver::Highs => {
             let t = Instant::now();
-            let verdict = resolve(&call.sys, time_limit);
+            let verdict = resolve(&call.sys, how.time_limit);
             Answer {
                 verdict,
                 note: String::new(),
                 seconds: t.elapsed().as_secs_f64(),
             }
         }
-        Solver::Cbc => {
-            let o = match how.cbc_process {
-                Some(exe) => cbc_in_process(exe, &call.sys, time_limit),
-                None => cbc(&call.sys, time_limit),
-            };
-            Answer {
+        Solver::Cbc => second_opinion(call, how),
+    }
+}
+
+/// CBC's word on one system: each strategy of [`CbcStrategy::ORDER`] in turn, each within
+/// the time limit, until one gives a verdict. With a record, a system it says CBC proved
+/// infeasible is not solved again, nor is it given a strategy that already ran out of at
+/// least the time now allowed (asking again would only spend that time once more).
+fn second_opinion(call: &Call, how: &How) -> Answer {
+    // Only CBC's calls are recorded, and only when there is a record to read and extend.
+    let print = how.record.map(|_| fingerprint(&call.sys));
+    if let (Some(r), Some(f)) = (how.record, &print)
+        && r.confirmed.contains(f)
+    {
+        return Answer {
+            verdict: Resolved::Infeasible,
+            note: "recorded".into(),
+            seconds: 0.0,
+        };
+    }
+    let (mut seconds, mut notes) = (0.0, Vec::new());
+    for strategy in CbcStrategy::ORDER {
+        let spent = how
+            .record
+            .zip(print.as_ref())
+            .and_then(|(r, f)| r.timed_out(f, strategy));
+        if let Some(t) = spent
+            && how.time_limit.is_some_and(|limit| t >= limit)
+        {
+            notes.push(format!(
+                "{}: recorded: no verdict within {t:.0} s",
+                strategy.name()
+            ));
+            continue;
+        }
+        let o = match how.cbc_process {
+            Some(exe) => cbc_in_process(exe, &call.sys, how.time_limit, strategy),
+            None => cbc(&call.sys, how.time_limit, strategy),
+        };
+        if let (Some(r), Some(f)) = (how.record, &print) {
+            r.append(f, &o, strategy, how.time_limit);
+        }
+        seconds += o.seconds;
+        if o.verdict != Resolved::Unknown {
+            return Answer {
                 verdict: o.verdict,
                 note: o.note,
-                seconds: o.seconds,
-            }
+                seconds,
+            };
         }
+        notes.push(format!("{}: {}", strategy.name(), o.note));
+    }
+    Answer {
+        verdict: Resolved::Unknown,
+        note: notes.join("; "),
+        seconds,
     }
 }
 
 /// CBC's verdicts by system fingerprint, read from and appended to a JSON-lines file.
 pub struct Record {
     confirmed: HashSet<String>,
-    /// Systems CBC left with no verdict at its time limit: the most time it was given.
-    timed_out: HashMap<String, f64>,
+    /// Systems CBC left with no verdict at its time limit, by strategy: the most time it
+    /// was given.
+    timed_out: HashMap<(String, CbcStrategy), f64>,
     file: Mutex<std::fs::File>,
 }
 
@@ -269,6 +284,13 @@ struct Line {
     /// The time limit CBC was given (absent in older records: then `seconds` stands for it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time_limit: Option<f64>,
+    /// CBC's strategy (absent in records older than the strategies: plain, the only one then).
+    #[serde(default = "plain")]
+    strategy: CbcStrategy,
+}
+
+fn plain() -> CbcStrategy {
+    CbcStrategy::Plain
 }
 
 impl Record {
@@ -288,10 +310,11 @@ impl Record {
             .filter(|l| l.verdict == "infeasible")
             .map(|l| l.fingerprint.clone())
             .collect();
-        let mut timed_out: HashMap<String, f64> = HashMap::new();
+        let mut timed_out: HashMap<(String, CbcStrategy), f64> = HashMap::new();
         for l in lines.iter().filter(|l| l.note == TIME_LIMIT_NOTE) {
             let t = l.time_limit.unwrap_or(l.seconds);
-            let most = timed_out.entry(l.fingerprint.clone()).or_insert(t);
+            let key = (l.fingerprint.clone(), l.strategy);
+            let most = timed_out.entry(key).or_insert(t);
             *most = most.max(t);
         }
         let file = std::fs::OpenOptions::new()
@@ -314,14 +337,22 @@ impl Record {
         self.confirmed.is_empty()
     }
 
+    /// The most time `strategy` was given on the system without a verdict, if it ran out.
+    fn timed_out(&self, fingerprint: &str, strategy: CbcStrategy) -> Option<f64> {
+        self.timed_out
+            .get(&(fingerprint.to_string(), strategy))
+            .copied()
+    }
+
     /// One line per verdict, written whole (a failed write only loses the record's line).
-    fn append(&self, fingerprint: &str, a: &Answer, time_limit: Option<f64>) {
+    fn append(&self, fingerprint: &str, o: &Opinion, strategy: CbcStrategy, limit: Option<f64>) {
         let line = Line {
             fingerprint: fingerprint.into(),
-            verdict: format!("{:?}", a.verdict).to_lowercase(),
-            seconds: a.seconds,
-            note: a.note.clone(),
-            time_limit,
+            verdict: format!("{:?}", o.verdict).to_lowercase(),
+            seconds: o.seconds,
+            note: o.note.clone(),
+            time_limit: limit,
+            strategy,
         };
         if let Ok(mut text) = serde_json::to_string(&line) {
             text.push('\n');
@@ -375,13 +406,22 @@ mod tests {
         let (done, slow) = (sys(2), sys(3));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("record.jsonl");
-        let line = |s: &LinearSystem, verdict: &str, note: &str| {
+        let line = |s: &LinearSystem, verdict: &str, note: &str, strategy: &str| {
             format!(
-                "{{\"fingerprint\":\"{}\",\"verdict\":\"{verdict}\",\"seconds\":200.5,\"note\":\"{note}\"}}\n",
+                "{{\"fingerprint\":\"{}\",\"verdict\":\"{verdict}\",\"seconds\":200.5,\"note\":\"{note}\"{strategy}}}\n",
                 fingerprint(s)
             )
         };
-        let text = line(&done, "infeasible", "") + &line(&slow, "unknown", TIME_LIMIT_NOTE);
+        // The slow system timed out under both strategies: plain in a line older than the
+        // strategies (no field), guided in a newer one.
+        let text = line(&done, "infeasible", "", "")
+            + &line(&slow, "unknown", TIME_LIMIT_NOTE, "")
+            + &line(
+                &slow,
+                "unknown",
+                TIME_LIMIT_NOTE,
+                ",\"strategy\":\"guided\"",
+            );
         std::fs::write(&path, text + "not json\n").unwrap();
         let record = Record::open(&path).unwrap();
         assert_eq!(record.len(), 1);
@@ -408,10 +448,9 @@ mod tests {
         );
         let a = answer(&call(slow.clone()), &how(200.0));
         assert_eq!(a.verdict, Resolved::Unknown);
-        assert!(
-            a.note.starts_with("recorded: no verdict within"),
-            "{}",
-            a.note
+        assert_eq!(
+            a.note,
+            "guided: recorded: no verdict within 200 s; plain: recorded: no verdict within 200 s"
         );
         // Given more time than before, CBC is asked again (here: a process that cannot start).
         let a = answer(&call(slow), &how(1000.0));

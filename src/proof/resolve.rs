@@ -76,15 +76,52 @@ pub struct Opinion {
 /// The note of a CBC call its time limit stopped (a check's record knows such calls by it).
 pub const TIME_LIMIT_NOTE: &str = "time limit";
 
-/// Solves `sys` as a pure integer feasibility problem with CBC, one thread, at most
-/// `time_limit` seconds of wall-clock time (CBC's `timeMode elapsed`: its default counts
-/// the process's CPU seconds, which with `--jobs 2` gave each call about half its limit). A
-/// time-out is Unknown, never Infeasible.
+/// How CBC is set to search a system. A strategy changes CBC's path, never what it may
+/// conclude: both solve the same integer feasibility question, and an infeasible verdict
+/// under either is CBC's proof, a feasible one is checked exactly ([`exactly`]). CBC's time
+/// on hexagonal 7's split leaves depends on the strategy by orders of magnitude, in no
+/// single direction, so a check tries them in [`CbcStrategy::ORDER`] until one gives a
+/// verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CbcStrategy {
+    /// The search's objective, fewest men ([`men_cost`], as HiGHS is given), with CBC's
+    /// preprocessing: the 13 leaves of hexagonal 7's split proof that gave
+    /// [`CbcStrategy::Plain`] no verdict within 300 s (one of them within 9000 s) took it
+    /// 4–115 s each (one CBC call a core, 2-core machine, 25 November 2026).
+    Guided,
+    /// No objective and no preprocessing, CBC's plain branch and bound: the strategy of
+    /// every verdict recorded before `Guided` existed (preprocessing had cost most of the
+    /// time on case 16's first split leaves: 253 s and 217 s with it, 6 s and 64 s without).
+    Plain,
+}
+
+impl CbcStrategy {
+    /// The order a check tries them in.
+    pub const ORDER: [CbcStrategy; 2] = [CbcStrategy::Guided, CbcStrategy::Plain];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CbcStrategy::Guided => "guided",
+            CbcStrategy::Plain => "plain",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<CbcStrategy> {
+        Self::ORDER.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// Solves `sys` as a pure integer feasibility problem with CBC, one thread, with `strategy`,
+/// at most `time_limit` seconds of wall-clock time (CBC's `timeMode elapsed`: its default
+/// counts the process's CPU seconds, which with `--jobs 2` gave each call about half its
+/// limit). A time-out is Unknown, never Infeasible.
 #[cfg(feature = "cbc")]
-pub fn cbc(sys: &LinearSystem, time_limit: Option<f64>) -> Opinion {
+pub fn cbc(sys: &LinearSystem, time_limit: Option<f64>, strategy: CbcStrategy) -> Opinion {
     use coin_cbc::raw::{SecondaryStatus, Status};
     let t0 = std::time::Instant::now();
     let mut m = coin_cbc::Model::default();
+    let guided = strategy == CbcStrategy::Guided;
     let cols: Vec<_> = sys
         .cols
         .iter()
@@ -92,6 +129,9 @@ pub fn cbc(sys: &LinearSystem, time_limit: Option<f64>) -> Opinion {
             let c = m.add_integer();
             m.set_col_lower(c, l as f64);
             m.set_col_upper(c, u.map_or(f64::INFINITY, |u| u as f64));
+            if guided {
+                m.set_obj_coeff(c, men_cost((l, u)));
+            }
             c
         })
         .collect();
@@ -109,13 +149,11 @@ pub fn cbc(sys: &LinearSystem, time_limit: Option<f64>) -> Opinion {
     m.set_parameter("log", "0");
     // 0 is CBC's serial search: one thread (1 would start its threaded code with one worker).
     m.set_parameter("threads", "0");
-    // A pure feasibility question that is (we expect) infeasible: CBC's primal heuristics can
-    // only look for a point, and its preprocessing was measured to cost most of the time on
-    // hexagonal 7's hard systems (case 16's split leaves: 253 s and 217 s with the defaults,
-    // 6 s and 64 s without either). Neither setting can turn an infeasible verdict into a
-    // feasible one or back: both only change how CBC searches.
+    // A feasibility question that is (we expect) infeasible: CBC's primal heuristics can
+    // only look for a point. Neither setting below can turn an infeasible verdict into a
+    // feasible one or back: they only change how CBC searches.
     m.set_parameter("heuristicsOnOff", "off");
-    m.set_parameter("preprocess", "off");
+    m.set_parameter("preprocess", if guided { "on" } else { "off" });
     if let Some(t) = time_limit {
         m.set_parameter("timeMode", "elapsed");
         m.set_parameter("seconds", &format!("{}", t.max(0.01)));
@@ -153,6 +191,7 @@ pub fn cbc_in_process(
     exe: &std::path::Path,
     sys: &LinearSystem,
     time_limit: Option<f64>,
+    strategy: CbcStrategy,
 ) -> Opinion {
     let t0 = std::time::Instant::now();
     let unknown = |note: String| Opinion {
@@ -172,6 +211,7 @@ pub fn cbc_in_process(
     }
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("cbc-system").arg(file.path());
+    cmd.arg("--strategy").arg(strategy.name());
     if let Some(t) = time_limit {
         cmd.arg("--time-limit").arg(t.to_string());
     }
@@ -185,7 +225,7 @@ pub fn cbc_in_process(
 
 /// Without CBC linked: no verdict (the command line refuses `--cbc` before this is reached).
 #[cfg(not(feature = "cbc"))]
-pub fn cbc(_sys: &LinearSystem, _time_limit: Option<f64>) -> Opinion {
+pub fn cbc(_sys: &LinearSystem, _time_limit: Option<f64>, _strategy: CbcStrategy) -> Opinion {
     Opinion {
         verdict: Resolved::Unknown,
         note: "built without the cbc feature".into(),
@@ -252,10 +292,13 @@ mod tests {
     #[cfg(feature = "cbc")]
     #[test]
     fn cbc_tells_feasible_from_infeasible() {
-        assert_eq!(cbc(&system(true), Some(60.0)).verdict, Resolved::Infeasible);
-        let yes = cbc(&system(false), Some(60.0));
-        assert_eq!(yes.verdict, Resolved::Feasible, "{yes:?}");
-        assert!(yes.note.contains("exactly"), "{yes:?}");
+        for s in CbcStrategy::ORDER {
+            let no = cbc(&system(true), Some(60.0), s);
+            assert_eq!(no.verdict, Resolved::Infeasible, "{s:?}: {no:?}");
+            let yes = cbc(&system(false), Some(60.0), s);
+            assert_eq!(yes.verdict, Resolved::Feasible, "{s:?}: {yes:?}");
+            assert!(yes.note.contains("exactly"), "{s:?}: {yes:?}");
+        }
         assert_eq!(resolve(&system(true), Some(60.0)), Resolved::Infeasible);
     }
 
@@ -263,7 +306,8 @@ mod tests {
     #[test]
     fn without_cbc_there_is_no_verdict() {
         const { assert!(!CBC_AVAILABLE) };
-        assert_eq!(cbc(&system(true), None).verdict, Resolved::Unknown);
+        let o = cbc(&system(true), None, CbcStrategy::Guided);
+        assert_eq!(o.verdict, Resolved::Unknown);
     }
 
     /// A child that fails or answers nothing readable is no verdict, never a confirmation.
@@ -271,7 +315,12 @@ mod tests {
     fn a_failed_cbc_process_is_no_verdict() {
         let sys = system(false);
         for exe in ["/bin/false", "/bin/true", "/no/such/program"] {
-            let o = cbc_in_process(std::path::Path::new(exe), &sys, Some(1.0));
+            let o = cbc_in_process(
+                std::path::Path::new(exe),
+                &sys,
+                Some(1.0),
+                CbcStrategy::Plain,
+            );
             assert_eq!(o.verdict, Resolved::Unknown, "{exe}: {o:?}");
             assert!(o.note.contains("CBC's process"), "{exe}: {o:?}");
         }
