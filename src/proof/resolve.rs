@@ -88,7 +88,7 @@ pub enum CbcStrategy {
     /// The search's objective, fewest men ([`men_cost`], as HiGHS is given), with CBC's
     /// preprocessing: the 13 leaves of hexagonal 7's split proof that gave
     /// [`CbcStrategy::Plain`] no verdict within 300 s (one of them within 9000 s) took it
-    /// 4–115 s each (one CBC call a core, 2-core machine, 25 November 2026).
+    /// 4–120 s each (one CBC call a core, 2-core machine, 25 November 2026).
     Guided,
     /// No objective and no preprocessing, CBC's plain branch and bound: the strategy of
     /// every verdict recorded before `Guided` existed (preprocessing had cost most of the
