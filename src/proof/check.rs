@@ -529,8 +529,9 @@ impl Checker<'_> {
     }
 
     /// The program of `ip` has no integer solution: by its certificate, or by HiGHS (the
-    /// whole program, or the leaves its tree leaves to the solvers); and, when asked, by
-    /// CBC too. Solver calls are queued and made after the walk ([`deferred`]).
+    /// whole program, or failing a verdict in time the leaves its tree leaves to the
+    /// solvers); and, when asked, by CBC too (on those leaves, or the whole program without
+    /// a tree). Solver calls are queued and made after the walk ([`deferred`]).
     fn infeasible(&mut self, space: &Space, ip: &IpProof) -> Result<(), CheckError> {
         let sys = ip::build(space, &ip.def).map_err(|e| self.fail(e))?;
         self.expect(
@@ -568,10 +569,26 @@ impl Checker<'_> {
             "no exact certificate, and solvers were not allowed".into()
         })?;
         self.summary.solver_only += 1;
+        // HiGHS gets the whole program (its boxes only as a fallback, see Call::leaves),
+        // CBC the boxes: the split exists to give CBC smaller programs.
+        let leaves = if ip.certificate.is_some() {
+            left.clone()
+        } else {
+            Vec::new()
+        };
         if self.opts.cbc {
-            self.defer(Solver::Cbc, left.clone(), program, ip.seconds);
+            self.defer(Solver::Cbc, left, program, ip.seconds);
         }
-        self.defer(Solver::Highs, left, program, ip.seconds);
+        self.step += 1;
+        self.deferred.push(Call {
+            step: self.step,
+            context: self.context.clone(),
+            sys,
+            solver: Solver::Highs,
+            program,
+            priority: ip.seconds,
+            leaves,
+        });
         Ok(())
     }
 
@@ -592,6 +609,7 @@ impl Checker<'_> {
                 solver,
                 program,
                 priority: seconds / n as f64,
+                leaves: Vec::new(),
             });
         }
     }
