@@ -428,7 +428,8 @@ mod tests {
     use super::*;
     use crate::proof::farkas::Row;
 
-    /// x in 0..=1 with x = v: feasible for v = 1, infeasible for v = 2.
+    /// x in 0..=1 with x = v: feasible for v = 1, infeasible for v >= 2 (each v its own
+    /// system).
     fn pinned(v: i64) -> LinearSystem {
         LinearSystem {
             cols: vec![(0, Some(1))],
@@ -470,15 +471,7 @@ mod tests {
 
     #[test]
     fn a_record_skips_what_cbc_settled_or_could_not_settle_in_the_time_allowed() {
-        let sys = |hi: i64| LinearSystem {
-            cols: vec![(0, Some(1))],
-            rows: vec![Row {
-                coefs: vec![(0, 1)],
-                lo: Some(2),
-                hi: Some(hi),
-            }],
-        };
-        let (done, slow) = (sys(2), sys(3));
+        let (done, slow) = (pinned(2), pinned(3));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("record.jsonl");
         let line = |s: &LinearSystem, verdict: &str, note: &str, strategy: &str| {
