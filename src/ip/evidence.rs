@@ -104,22 +104,18 @@ pub fn system(army: Army, level: i32, def: &IpDef) -> Result<farkas::LinearSyste
 /// program is left to the solvers, as it was.
 pub const TREE_BELOW_SECONDS: f64 = 2.0;
 
-/// Programs HiGHS spent at least this many seconds on are split on their farthest man
-/// when no tree closes them ([`certify::split`]), so that the checker re-solves small
-/// children in parallel instead of one long program.
-pub const SPLIT_ABOVE_SECONDS: f64 = 100.0;
-
 /// Looks for an exact certificate of the program of `proof`: Farkas multipliers when its
 /// LP relaxation is infeasible, else a branch-and-bound tree within its node and time
-/// limits, else, for a long program, a split whose uncertified children are left to the
-/// checker's solvers.
+/// limits. A long program is not split here: the checker's HiGHS re-solves a program whole
+/// in any case, so a split serves only CBC, and it cost the search about 160 CPU s on
+/// hexagonal 7's longest case (split whenever HiGHS took 100 s on it, which on a slower
+/// machine it did). `solarmy certify --split-above` splits for CBC, after the search.
 pub fn certify_proof(army: Army, level: i32, proof: &mut IpProof) -> Result<(), Error> {
     certify_proof_within(army, level, proof, None)
 }
 
 /// [`certify_proof`] in at most `time_limit` seconds (HiGHS's limit on each LP, and the
-/// tree's): a search's `--time-limit` covers its certificates too. With a limit the split is
-/// not tried (its children's trees have budgets of their own). A program left without a
+/// tree's): a search's `--time-limit` covers its certificates too. A program left without a
 /// certificate rests on the solvers, as before: nothing is lost but the certificate.
 pub fn certify_proof_within(
     army: Army,
@@ -135,12 +131,6 @@ pub fn certify_proof_within(
             (proof.seconds < TREE_BELOW_SECONDS)
                 .then(|| certify::tree(&sys, TREE_NODES, Some(tree_seconds)))
                 .flatten()
-        })
-        .or_else(|| {
-            (time_limit.is_none() && proof.seconds >= SPLIT_ABOVE_SECONDS)
-                .then(|| split(army, level, &proof.def, &sys, certify::Budget::ONE_LEVEL))
-                .and_then(|s| s.ok().flatten())
-                .map(|(t, _)| t)
         });
     Ok(())
 }
