@@ -29,7 +29,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The program's children only, with no deadline: what the search allows itself.
+    /// The program's children only, with no deadline.
     pub const ONE_LEVEL: Budget = Budget {
         depth: 1,
         deadline: None,
