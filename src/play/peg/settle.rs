@@ -17,6 +17,8 @@
 //!    infeasible by cuts proves nothing: the problem is then reported undecided, never
 //!    unsolvable. After the first few vectors, beam searches meeting a table of endgames
 //!    ([`super::beam`]) look for a play, then depth-first forward searches ([`super::play`]).
+//! 4. *Pruned exhaustion* ([`super::exhaust`]): after the first round of step 3 and the
+//!    widest beam, before the longer rounds, which follow only when it settles nothing.
 
 use super::classes::{self, Mask};
 use super::play::Found;
@@ -200,22 +202,13 @@ pub fn settle(
             None => search(board, v, f, &sys, limits, &mut out),
         }
     };
-    if limits.pruned
-        && let Verdict::Undecided { why } = &out.verdict
-    {
-        out.verdict = pruned(board, v, f, limits, why);
-    }
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
 }
 
-/// Step 3, in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
-/// jump vectors from the program (each not ordered is cut off), in the first round then the
-/// beam searches ([`beamed`]; wider ones in the second round), then the forward search from the start, then from the dual problem
-/// (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the complement
-/// of a position played backwards is a play with the same jumps); after the first round, the
-/// one-sided tries of the pruned exhaustion ([`super::exhaust::probe`]). Infeasible without cuts:
-/// the certificate search. The forward search running out of positions: an exhaustive proof.
+/// Step 3, then the pruned exhaustion ([`pruned`], when `limits.pruned`), each tried once:
+/// whatever leaves the problem undecided before the exhaustion has run (the rounds, or an
+/// infeasible program without a certificate) hands it on.
 fn search(
     board: &PegBoard,
     v: usize,
@@ -223,6 +216,38 @@ fn search(
     sys: &LinearSystem,
     limits: &Limits,
     out: &mut Outcome,
+) -> Verdict {
+    let mut exhausted = false;
+    match rounds(board, v, f, sys, limits, out, &mut exhausted) {
+        Verdict::Undecided { why } if limits.pruned && !exhausted => {
+            pruned(board, v, f, limits, &why)
+        }
+        verdict => verdict,
+    }
+}
+
+/// Step 3 in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
+/// jump vectors from the program (each not ordered is cut off), in the first round then the
+/// beam searches ([`beamed`]), then the forward search from the start, then from the dual
+/// problem (finish ↔ vacancy: a play of it, reversed, is a play of this one, since the
+/// complement of a position played backwards is a play with the same jumps), then the
+/// one-sided tries of the pruned exhaustion ([`super::exhaust::probe`]).
+///
+/// The second round begins with the wider beams and then, when `limits.pruned`, the pruned
+/// exhaustion itself (`exhausted` says it ran). On the boards of `models/` every play the
+/// rounds find is found by then; the longer vectors and forward searches after it only spent
+/// some 90 s on each hard problem that has no play (the 41-hole diamond's four) before the
+/// exhaustion proved it. They stay as the fallback when the exhaustion settles nothing.
+/// Infeasible without cuts: the certificate search. The forward search running out of
+/// positions: an exhaustive proof.
+fn rounds(
+    board: &PegBoard,
+    v: usize,
+    f: usize,
+    sys: &LinearSystem,
+    limits: &Limits,
+    out: &mut Outcome,
+    exhausted: &mut bool,
 ) -> Verdict {
     // A side that dies out within a few small levels proves in milliseconds that no play
     // exists, before any search for one is even set up.
@@ -237,8 +262,21 @@ fn search(
         target: board.cells[f],
         cuts: Vec::new(),
     };
-    let mut budget = limits.search_budget;
+    let (mut budget, mut why) = (limits.search_budget, String::new());
     for round in 0..limits.rounds {
+        if round == 1 {
+            if let Some(verdict) = beamed(board, v, f, &limits.late_beam_widths, limits) {
+                return verdict;
+            }
+            if limits.pruned {
+                *exhausted = true;
+                // Its reason starts "; ", to follow the rounds' own below.
+                match pruned(board, v, f, limits, "") {
+                    Verdict::Undecided { why: w } => why = w,
+                    verdict => return verdict,
+                }
+            }
+        }
         for _ in 0..limits.vectors_per_round * 5usize.pow(round as u32) {
             out.ips += 1;
             match ip.next(sys, limits) {
@@ -253,23 +291,8 @@ fn search(
         {
             return verdict;
         }
-        if round == 1
-            && let Some(verdict) = beamed(board, v, f, &limits.late_beam_widths, limits)
-        {
+        if let Some(verdict) = forward(board, v, f, budget, round >= 1, limits) {
             return verdict;
-        }
-        let edge = round >= 1;
-        for (a, b, dual) in [(v, f, false), (f, v, true)] {
-            match super::play::find(board, a, b, budget, edge) {
-                Found::Play(mut seq) => {
-                    if dual {
-                        seq.reverse();
-                    }
-                    return replayed(board, v, f, &seq);
-                }
-                Found::Exhausted => return exhausted(board, v, f, limits),
-                Found::Budget => {}
-            }
         }
         // Before the longer searches for a play: one side of the pruned exhaustion often
         // dies out within a few levels, which proves in seconds that there is none.
@@ -283,11 +306,36 @@ fn search(
     }
     Verdict::Undecided {
         why: format!(
-            "{} jump vectors, none ordered into a play; the forward searches (up to {} nodes) found none",
+            "{} jump vectors, none ordered into a play; the forward searches (up to {} nodes) found none{why}",
             ip.cuts.len(),
             budget / 3
         ),
     }
+}
+
+/// The forward search for a play within `budget` nodes, from the start and from the dual
+/// problem: a replayed play, an exhaustive proof when it runs out of positions, or None.
+fn forward(
+    board: &PegBoard,
+    v: usize,
+    f: usize,
+    budget: u64,
+    edge: bool,
+    limits: &Limits,
+) -> Option<Verdict> {
+    for (a, b, dual) in [(v, f, false), (f, v, true)] {
+        match super::play::find(board, a, b, budget, edge) {
+            Found::Play(mut seq) => {
+                if dual {
+                    seq.reverse();
+                }
+                return Some(replayed(board, v, f, &seq));
+            }
+            Found::Exhausted => return Some(exhausted(board, v, f, limits)),
+            Found::Budget => {}
+        }
+    }
+    None
 }
 
 /// The beam searches ([`super::beam`]), narrow then wide, each of this problem and of its
