@@ -199,31 +199,21 @@ pub fn settle(
         let sys = system(board, v, f);
         match crate::ip::certify::farkas(&sys) {
             Some(certificate) => Verdict::ResourceCount { certificate },
-            None => search(board, v, f, &sys, limits, &mut out),
+            // Step 3, then the pruned exhaustion once, unless step 3 already ran it: whatever
+            // leaves the problem undecided before it has run hands it on.
+            None => {
+                let mut exhausted = false;
+                match search(board, v, f, &sys, limits, &mut out, &mut exhausted) {
+                    Verdict::Undecided { why } if limits.pruned && !exhausted => {
+                        pruned(board, v, f, limits, &why)
+                    }
+                    verdict => verdict,
+                }
+            }
         }
     };
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
-}
-
-/// Step 3, then the pruned exhaustion ([`pruned`], when `limits.pruned`), each tried once:
-/// whatever leaves the problem undecided before the exhaustion has run (the rounds, or an
-/// infeasible program without a certificate) hands it on.
-fn search(
-    board: &PegBoard,
-    v: usize,
-    f: usize,
-    sys: &LinearSystem,
-    limits: &Limits,
-    out: &mut Outcome,
-) -> Verdict {
-    let mut exhausted = false;
-    match rounds(board, v, f, sys, limits, out, &mut exhausted) {
-        Verdict::Undecided { why } if limits.pruned && !exhausted => {
-            pruned(board, v, f, limits, &why)
-        }
-        verdict => verdict,
-    }
 }
 
 /// Step 3 in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
@@ -240,7 +230,7 @@ fn search(
 /// exhaustion proved it. They stay as the fallback when the exhaustion settles nothing.
 /// Infeasible without cuts: the certificate search. The forward search running out of
 /// positions: an exhaustive proof.
-fn rounds(
+fn search(
     board: &PegBoard,
     v: usize,
     f: usize,
