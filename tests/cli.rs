@@ -163,3 +163,29 @@ fn certify_restores_stripped_certificates_and_check_accepts_them() {
     assert_eq!(code, 2);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn check_names_a_board_problem_by_its_vacancy_and_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("french.json");
+    let p = proof.to_str().unwrap();
+    let (code, _, _) = solarmy(&[
+        "solve",
+        "--model",
+        "models/french.toml",
+        "--vacancy",
+        "0,0",
+        "--finish",
+        "0,0",
+        "--proof",
+        p,
+    ]);
+    assert_eq!(code, 0);
+    let (code, out, _) = solarmy(&["check", p]);
+    assert_eq!(code, 0);
+    // A board has no level, rounds or cases to report.
+    let line = format!(
+        "{p}: french (0,0)->(0,0) not solvable (position class) proven: 10 steps, 0 integer programs"
+    );
+    assert!(out.starts_with(&line), "{out}");
+}

@@ -112,15 +112,17 @@ fn check_line(path: &Path, s: &crate::proof::check::Summary) -> String {
             open.collect::<String>()
         )
     });
+    // A board problem has no level, rounds or cases: its claim names the vacancy and finish.
+    let (what, split) = if s.board {
+        (format!("{} {}", s.army, s.claim), String::new())
+    } else {
+        let split = format!("{} rounds, {} cases, ", s.rounds, s.cases);
+        (format!("{} {}: {}", s.army, s.level, s.claim), split)
+    };
     format!(
-        "{}: {} {}: {} proven: {} steps, {} rounds, {} cases, {} integer programs ({} exact certificates, {} re-solved by HiGHS), {:.2} s{cbc}",
+        "{}: {what} proven: {} steps, {split}{} integer programs ({} exact certificates, {} re-solved by HiGHS), {:.2} s{cbc}",
         path.display(),
-        s.army,
-        s.level,
-        s.claim,
         s.steps,
-        s.rounds,
-        s.cases,
         s.ips,
         s.certified,
         s.solver_only,

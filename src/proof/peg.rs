@@ -407,7 +407,7 @@ pub fn check(proof: &Proof, claim: &BoardClaim) -> Result<Summary, CheckError> {
     let (vi, fi) = (vi.unwrap(), fi.unwrap());
     let mut summary = Summary {
         army: proof.army.clone(),
-        level: 0,
+        board: true,
         ..Summary::default()
     };
     let claimed = match &claim.verdict {

@@ -10,6 +10,9 @@ use serde::Serialize;
 pub struct Summary {
     pub army: String,
     pub level: i32,
+    /// A board problem's proof: no level, rounds or cases to speak of.
+    #[serde(skip)]
+    pub board: bool,
     pub claim: String,
     pub steps: usize,
     pub rounds: usize,
