@@ -70,6 +70,7 @@ pub fn run(a: &PagodaArgs) -> Result<u8, Error> {
                     program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
                     army: army.name().into(),
                     model: (!army.problem().bundled).then(|| army.problem().source.clone()),
+                    fingerprint: Some(army.problem().fingerprint()),
                     level,
                     claim,
                     play: None,

@@ -502,6 +502,7 @@ mod tests {
             program: "test".into(),
             army: army.name().into(),
             model: Some(army.problem().source.clone()),
+            fingerprint: Some(army.problem().fingerprint()),
             level: 9,
             claim,
             play: None,

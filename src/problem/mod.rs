@@ -5,6 +5,7 @@
 //! bottom of the house: uses only [`crate::error`].
 
 pub mod file;
+pub mod fingerprint;
 pub mod geometry;
 pub mod symmetry;
 
@@ -59,6 +60,19 @@ impl Problem {
     pub fn read(path: &Path) -> Result<Problem, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Problem::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The problem's fingerprint ([`fingerprint::fingerprint`]), for an army problem.
+    pub fn fingerprint(&self) -> String {
+        fingerprint::fingerprint(&self.spec, None)
+    }
+
+    /// A board problem's fingerprint: the board with its vacancy and finish (file
+    /// coordinates).
+    pub fn board_fingerprint(&self, vacancy: Cell, finish: Cell) -> String {
+        let n = self.spec.dimension;
+        let (v, f) = (vacancy.coords(n), finish.coords(n));
+        fingerprint::fingerprint(&self.spec, Some((&v, &f)))
     }
 
     /// Why the army search cannot take this problem on yet, if it cannot.

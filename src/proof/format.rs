@@ -30,6 +30,11 @@ pub struct Proof {
     /// checker reads the problem from it; a bundled one is known by `army`, its name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The problem's fingerprint ([`crate::problem::fingerprint`]): the checker rebuilds the
+    /// problem, recomputes it and refuses the proof when they differ. Proofs written before
+    /// 26 November 2026 have none; the checker then prints the one it computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
     pub level: i32,
     pub claim: Claim,
     /// A play of `claim` men reaching the target (for a minimum).

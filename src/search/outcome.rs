@@ -228,6 +228,7 @@ impl Outcome {
             program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
             army: self.army.to_string(),
             model: (!self.army.problem().bundled).then(|| self.army.problem().source.clone()),
+            fingerprint: Some(self.army.problem().fingerprint()),
             level: self.level,
             claim,
             play,

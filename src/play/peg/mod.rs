@@ -61,6 +61,13 @@ pub struct PegBoard {
 }
 
 impl PegBoard {
+    /// The fingerprint of the problem (vacancy, finish) on this board.
+    pub fn fingerprint(&self, vacancy: Cell, finish: Cell) -> String {
+        Problem::parse(&self.source)
+            .expect("a board's source parsed once already")
+            .board_fingerprint(vacancy, finish)
+    }
+
     /// Every symmetry as a permutation of the holes (the image of hole h at index h), the
     /// identity first.
     pub fn hole_perms(&self) -> Vec<Vec<usize>> {

@@ -578,6 +578,7 @@ pub fn proof(board: &PegBoard, o: &Outcome) -> Option<crate::proof::format::Proo
         program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
         army: board.name.clone(),
         model: Some(board.source.clone()),
+        fingerprint: Some(board.fingerprint(o.vacancy, o.finish)),
         level: 0,
         claim: Claim::Board(BoardClaim {
             vacancy: o.vacancy,
