@@ -248,6 +248,34 @@ pub struct CheckArgs {
     /// verdict within at least --time-limit (a long second opinion survives a stop)
     #[arg(long, value_name = "FILE", requires = "cbc")]
     pub cbc_record: Option<PathBuf>,
+    /// Refuse a proof unless it is about this bundled problem (an army, a desert,
+    /// conway-3d or a board of models/)
+    #[arg(long, value_name = "NAME", conflicts_with = "model")]
+    pub army: Option<String>,
+    /// Refuse a proof unless it is about the problem of this model file (compared by
+    /// fingerprint: the name, comments and field order do not matter)
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+}
+
+impl CheckArgs {
+    /// The problem the proofs must be about, if the user named one.
+    pub fn expected(&self) -> Result<Option<crate::problem::file::Spec>, Error> {
+        use crate::problem::fingerprint::{BUNDLED_MODELS, bundled_spec};
+        match (&self.army, &self.model) {
+            (Some(name), _) => bundled_spec(name).map(Some).ok_or_else(|| {
+                let names: Vec<&str> = BUNDLED_MODELS.iter().map(|(n, _)| *n).collect();
+                Error::usage(format!(
+                    "unknown problem '{name}': expected one of {} (or --model FILE)",
+                    names.join(", ")
+                ))
+            }),
+            (None, Some(path)) => crate::problem::Problem::read(path)
+                .map(|p| Some(p.spec))
+                .map_err(Error::usage),
+            (None, None) => Ok(None),
+        }
+    }
 }
 
 #[derive(Args, Debug)]

@@ -65,6 +65,7 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
             false => None,
         },
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        expected: a.expected()?,
         cbc_record: match &a.cbc_record {
             Some(p) => Some(std::sync::Arc::new(
                 crate::proof::check::Record::open(p)
@@ -116,18 +117,51 @@ fn check_line(path: &Path, s: &crate::proof::check::Summary) -> String {
     let (what, split) = if s.board {
         (format!("{} {}", s.army, s.claim), String::new())
     } else {
-        let split = format!("{} rounds, {} cases, ", s.rounds, s.cases);
+        let split = format!(
+            "{}, {}, ",
+            plural(s.rounds, "round"),
+            plural(s.cases, "case")
+        );
         (format!("{} {}: {}", s.army, s.level, s.claim), split)
     };
+    let problem = format!(
+        "problem {}{}",
+        crate::problem::fingerprint::short(&s.fingerprint),
+        if s.fingerprint_recorded { "" } else { ", not recorded in the proof" }
+    );
     format!(
-        "{}: {what} proven: {} steps, {split}{} integer programs ({} exact certificates, {} re-solved by HiGHS), {:.2} s{cbc}",
+        "{}: {what} {} ({problem}): {} steps, {split}{}, {:.2} s{cbc}",
         path.display(),
+        proven_word(s),
         s.steps,
-        s.ips,
-        s.certified,
-        s.solver_only,
+        programs_phrase(s.ips, s.certified),
         s.seconds
     )
+}
+
+/// "1 round", "3 rounds".
+pub fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// "proven", or what part of it rests on a floating-point solver's word.
+pub fn proven_word(s: &crate::proof::check::Summary) -> String {
+    match s.solver_only {
+        0 => "proven".into(),
+        n => format!(
+            "proven, {n} of {} integer programs resting on HiGHS (no exact certificate)",
+            s.ips
+        ),
+    }
+}
+
+/// "3 integer programs (exact: 3/3)", with the plural right.
+fn programs_phrase(ips: usize, certified: usize) -> String {
+    match ips {
+        0 => "no integer program".into(),
+        1 => format!("1 integer program (exact: {certified}/1)"),
+        n => format!("{n} integer programs (exact: {certified}/{n})"),
+    }
 }
 
 pub fn solve(a: &SolveArgs) -> Result<u8, Error> {

@@ -52,6 +52,9 @@ pub struct Options {
     pub cbc_process: Option<std::path::PathBuf>,
     /// Show the solver calls' progress on stderr.
     pub progress: bool,
+    /// The problem the reader asks about (`check --model FILE` or `--army NAME`): a proof
+    /// about any other is refused ([`super::bind`]).
+    pub expected: Option<crate::problem::file::Spec>,
 }
 
 struct Checker<'a> {
@@ -71,7 +74,7 @@ struct Checker<'a> {
 /// Checks a proof; Ok with a summary only if every step holds.
 pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
     if let Claim::Board(claim) = &proof.claim {
-        return super::peg::check(proof, claim);
+        return super::peg::check(proof, claim, opts.expected.as_ref());
     }
     let t0 = Instant::now();
     let mut c = Checker {
@@ -132,6 +135,18 @@ impl Checker<'_> {
             Ok(_) => format!("no such level: {}", p.level),
         })?;
         self.army = army.unwrap();
+        let bound = super::bind::bind(
+            &self.army.problem().spec,
+            None,
+            p.fingerprint.as_deref(),
+            self.opts.expected.as_ref(),
+        );
+        self.expect(bound.is_ok(), || {
+            format!("not the problem claimed: {}", bound.clone().unwrap_err())
+        })?;
+        let bound = bound.unwrap();
+        self.summary.fingerprint = bound.fingerprint;
+        self.summary.fingerprint_recorded = bound.recorded;
         match p.claim {
             Claim::Impossible { weight, counted_at } => self.impossible(weight, counted_at),
             Claim::Unreachable { ref last_jumps } => self.unreachable(last_jumps),

@@ -2,7 +2,8 @@
 //! by a checker ([`check`]) that shares no search code with the solver, in the way a SAT
 //! solver's proof checker is kept apart from the solver.
 //!
-//! The checker's parts: [`space`] (exponents, start cells, premises), [`profiles`] (board
+//! The checker's parts: [`bind`] (the proof bound to the problem it claims, by fingerprint),
+//! [`space`] (exponents, start cells, premises), [`profiles`] (board
 //! limits, reductions, the enumeration of profiles), [`ip`] (its own jump-matrix builder),
 //! [`farkas`] (exact certificates), [`lp`] (pagoda functions stated by weights), [`resolve`]
 //! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
@@ -15,6 +16,7 @@
 //! ([`crate::ip`]), the backtracker ([`crate::play`]) or the rounds ([`crate::search`]).
 //! `tests/house.rs` keeps it so.
 
+pub mod bind;
 pub mod check;
 mod deferred;
 pub mod farkas;

@@ -377,7 +377,11 @@ impl Checker<'_> {
 }
 
 /// Checks a board claim; Ok with a summary only if every step holds.
-pub fn check(proof: &Proof, claim: &BoardClaim) -> Result<Summary, CheckError> {
+pub fn check(
+    proof: &Proof,
+    claim: &BoardClaim,
+    expected: Option<&crate::problem::file::Spec>,
+) -> Result<Summary, CheckError> {
     let t0 = Instant::now();
     let (v, f) = (claim.vacancy, claim.finish);
     let mut c = Checker {
@@ -400,6 +404,14 @@ pub fn check(proof: &Proof, claim: &BoardClaim) -> Result<Summary, CheckError> {
     c.expect(name == proof.army, || {
         format!("the model is named '{name}', not '{}'", proof.army)
     })?;
+    let spec = Problem::parse(proof.model.as_deref().unwrap_or_default()).map(|p| p.spec);
+    let bound = spec.and_then(|spec| {
+        super::bind::bind(&spec, Some((v, f)), proof.fingerprint.as_deref(), expected)
+    });
+    c.expect(bound.is_ok(), || {
+        format!("not the problem claimed: {}", bound.clone().unwrap_err())
+    })?;
+    let bound = bound.unwrap();
     let (vi, fi) = (board.hole(v), board.hole(f));
     c.expect(vi.is_some() && fi.is_some(), || {
         "the vacancy or the finish is not a hole".into()
@@ -407,6 +419,8 @@ pub fn check(proof: &Proof, claim: &BoardClaim) -> Result<Summary, CheckError> {
     let (vi, fi) = (vi.unwrap(), fi.unwrap());
     let mut summary = Summary {
         army: proof.army.clone(),
+        fingerprint: bound.fingerprint,
+        fingerprint_recorded: bound.recorded,
         board: true,
         ..Summary::default()
     };

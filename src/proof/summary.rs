@@ -9,6 +9,10 @@ use serde::Serialize;
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
     pub army: String,
+    /// The rebuilt problem's fingerprint ([`crate::problem::fingerprint`]), and whether the
+    /// proof recorded it (it then matched).
+    pub fingerprint: String,
+    pub fingerprint_recorded: bool,
     pub level: i32,
     /// A board problem's proof: no level, rounds or cases to speak of.
     #[serde(skip)]

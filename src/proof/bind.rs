@@ -1,0 +1,85 @@
+//! Binds a proof to its problem: the checker has rebuilt the problem from the proof's model
+//! (or from the bundled model its name gives), and this decides whether that is the problem
+//! the proof claims and the reader asked about, before any step about the mathematics.
+//!
+//! Three tests, each a one-line reason when it fails: a bundled name (the armies, deserts,
+//! 3-D and boards of `models/`) must carry the bundled model itself, so a proof of another
+//! problem cannot borrow its name; the fingerprint the proof records must be the one
+//! recomputed here; and with `check --model FILE` or `--army NAME`, the problem must be that
+//! one.
+
+use crate::problem::fingerprint::{self, bundled_difference};
+use crate::problem::file::Spec;
+use crate::problem::geometry::Cell;
+
+/// What the proof is bound to: the rebuilt problem's fingerprint.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub fingerprint: String,
+    /// Whether the proof recorded it (proofs written before 26 November 2026 do not).
+    pub recorded: bool,
+}
+
+/// Binds a proof to the problem rebuilt from it: `spec` the model, `board` the vacancy and
+/// finish of a board problem, `recorded` the proof's fingerprint, `expected` the model the
+/// reader named (`check --model`/`--army`), compared without a board's vacancy and finish.
+pub fn bind(
+    spec: &Spec,
+    board: Option<(Cell, Cell)>,
+    recorded: Option<&str>,
+    expected: Option<&Spec>,
+) -> Result<Bound, String> {
+    if let Some(why) = bundled_difference(spec) {
+        return Err(why);
+    }
+    let n = spec.dimension;
+    let coords = board.map(|(v, f)| (v.coords(n), f.coords(n)));
+    let fp = fingerprint::fingerprint(spec, coords.as_ref().map(|(v, f)| (&v[..], &f[..])));
+    if let Some(r) = recorded
+        && r != fp
+    {
+        return Err(format!(
+            "the proof records problem {}, but its model is problem {}",
+            fingerprint::short(r),
+            fingerprint::short(&fp)
+        ));
+    }
+    if let Some(e) = expected {
+        let (want, have) = (
+            fingerprint::fingerprint(e, None),
+            fingerprint::fingerprint(spec, None),
+        );
+        if want != have {
+            return Err(format!(
+                "the proof is about '{}' (problem {}), not the model asked for, '{}' (problem {})",
+                spec.name,
+                fingerprint::short(&have),
+                e.name,
+                fingerprint::short(&want)
+            ));
+        }
+    }
+    Ok(Bound {
+        fingerprint: fp,
+        recorded: recorded.is_some(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::fingerprint::bundled_spec;
+
+    #[test]
+    fn a_recorded_fingerprint_must_match() {
+        let conway = bundled_spec("conway").unwrap();
+        let ok = bind(&conway, None, None, None).unwrap();
+        assert!(!ok.recorded);
+        assert!(bind(&conway, None, Some(&ok.fingerprint), Some(&conway)).is_ok());
+        let e = bind(&conway, None, Some("00ff"), None).unwrap_err();
+        assert!(e.contains("records problem 00ff"), "{e}");
+        let skew = bundled_spec("skew").unwrap();
+        let e = bind(&conway, None, None, Some(&skew)).unwrap_err();
+        assert!(e.contains("not the model asked for, 'skew'"), "{e}");
+    }
+}

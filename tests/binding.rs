@@ -1,0 +1,104 @@
+//! A proof is checked against the problem it names: relabelled proofs of another problem are
+//! refused with one line, the fingerprint a proof records must be its problem's, and
+//! `check --model`/`--army` asserts which problem a proof must be about.
+
+mod common;
+use common::{scratch, solarmy};
+use solarmy::proof::format::Proof;
+use std::path::{Path, PathBuf};
+
+fn results(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("results").join(rel)
+}
+
+fn bundled_text(name: &str) -> &'static str {
+    solarmy::problem::fingerprint::BUNDLED_MODELS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap()
+        .1
+}
+
+/// Writes `proof` to `dir/name` and checks it: (exit, stdout, stderr).
+fn check(dir: &Path, name: &str, proof: &Proof, extra: &[&str]) -> (i32, String, String) {
+    let path = dir.join(name);
+    std::fs::write(&path, proof.to_bytes(&path).unwrap()).unwrap();
+    let mut args = vec!["check", path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    solarmy(&args)
+}
+
+fn refused(r: &(i32, String, String), why: &str) {
+    assert_eq!(r.0, 1, "{r:?}");
+    assert!(r.1.is_empty(), "{r:?}");
+    assert_eq!(r.2.lines().count(), 1, "{r:?}");
+    assert!(r.2.contains(why), "{why}: {r:?}");
+}
+
+#[test]
+fn diagonal_relabelled_as_conway_is_refused() {
+    let dir = scratch("bind-diagonal");
+    let mut p = Proof::read(&results("proofs/diagonal-5.json.gz")).unwrap();
+    p.army = "conway".into();
+    p.model = Some(bundled_text("diagonal").replace("\"diagonal\"", "\"conway\""));
+    refused(&check(&dir, "a.json", &p, &[]), "field `directions` differs");
+    // Without the model text the name alone makes it Conway's problem, whose level 5
+    // the evidence cannot reach.
+    p.model = None;
+    assert_eq!(check(&dir, "b.json", &p, &[]).0, 1);
+}
+
+#[test]
+fn french_relabelled_as_english_is_refused() {
+    let dir = scratch("bind-french");
+    let mut p = Proof::read(&results("boards/french/french-v0_0-f0_0.proof.json")).unwrap();
+    p.army = "english".into();
+    p.model = p
+        .model
+        .map(|m| m.replace("name = \"french\"", "name = \"english\""));
+    refused(&check(&dir, "a.json", &p, &[]), "field `cells` differs");
+}
+
+#[test]
+fn a_rhombus_proof_with_another_metric_is_refused() {
+    let dir = scratch("bind-rhombus");
+    let mut p = Proof::read(&results("deserts/desert-rhombus-4.json.gz")).unwrap();
+    let model = p.model.clone().unwrap();
+    p.model = Some(model.replace("manhattan", "chebyshev"));
+    refused(&check(&dir, "a.json", &p, &[]), "field `start` differs");
+    // The rhombus's proof under the square desert's name and model: the square desert
+    // itself, so the binding holds and the mathematics is what fails.
+    p.army = "desert-square".into();
+    p.model = Some(bundled_text("desert-square").into());
+    let r = check(&dir, "b.json", &p, &[]);
+    refused(&r, "inside the desert");
+}
+
+#[test]
+fn a_recorded_fingerprint_binds_and_is_printed() {
+    let dir = scratch("bind-fingerprint");
+    let mut p = Proof::read(&results("proofs/conway-3.json.gz")).unwrap();
+    let fp = solarmy::problem::fingerprint::fingerprint(
+        &solarmy::problem::fingerprint::bundled_spec("conway").unwrap(),
+        None,
+    );
+    p.fingerprint = Some(fp.clone());
+    let ok = check(&dir, "a.json", &p, &["--army", "conway"]);
+    assert_eq!(ok.0, 0, "{ok:?}");
+    assert!(ok.1.contains(&format!("problem {}", &fp[..16])), "{ok:?}");
+    assert!(!ok.1.contains("not recorded"), "{ok:?}");
+    let json = check(&dir, "a.json", &p, &["--json"]);
+    assert!(json.1.contains(&format!("\"fingerprint\":\"{fp}\"")), "{json:?}");
+    // The wrong problem asked for, by name or by file.
+    refused(
+        &check(&dir, "a.json", &p, &["--army", "skew"]),
+        "not the model asked for, 'skew'",
+    );
+    let model = dir.join("hex.toml");
+    std::fs::write(&model, bundled_text("hexagonal")).unwrap();
+    let r = check(&dir, "a.json", &p, &["--model", model.to_str().unwrap()]);
+    refused(&r, "not the model asked for, 'hexagonal'");
+    // A fingerprint that is not the problem's.
+    p.fingerprint = Some(fp.replace(&fp[..4], "ffff"));
+    refused(&check(&dir, "b.json", &p, &[]), "the proof records problem ffff");
+}
