@@ -8,7 +8,9 @@ use solarmy::proof::format::Proof;
 use std::path::{Path, PathBuf};
 
 fn results(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("results").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("results")
+        .join(rel)
 }
 
 fn bundled_text(name: &str) -> &'static str {
@@ -41,7 +43,10 @@ fn diagonal_relabelled_as_conway_is_refused() {
     let mut p = Proof::read(&results("proofs/diagonal-5.json.gz")).unwrap();
     p.army = "conway".into();
     p.model = Some(bundled_text("diagonal").replace("\"diagonal\"", "\"conway\""));
-    refused(&check(&dir, "a.json", &p, &[]), "field `directions` differs");
+    refused(
+        &check(&dir, "a.json", &p, &[]),
+        "field `directions` differs",
+    );
     // Without the model text the name alone makes it Conway's problem, whose level 5
     // the evidence cannot reach.
     p.model = None;
@@ -88,7 +93,10 @@ fn a_recorded_fingerprint_binds_and_is_printed() {
     assert!(ok.1.contains(&format!("problem {}", &fp[..16])), "{ok:?}");
     assert!(!ok.1.contains("not recorded"), "{ok:?}");
     let json = check(&dir, "a.json", &p, &["--json"]);
-    assert!(json.1.contains(&format!("\"fingerprint\":\"{fp}\"")), "{json:?}");
+    assert!(
+        json.1.contains(&format!("\"fingerprint\":\"{fp}\"")),
+        "{json:?}"
+    );
     // The wrong problem asked for, by name or by file.
     refused(
         &check(&dir, "a.json", &p, &["--army", "skew"]),
@@ -100,5 +108,8 @@ fn a_recorded_fingerprint_binds_and_is_printed() {
     refused(&r, "not the model asked for, 'hexagonal'");
     // A fingerprint that is not the problem's.
     p.fingerprint = Some(fp.replace(&fp[..4], "ffff"));
-    refused(&check(&dir, "b.json", &p, &[]), "the proof records problem ffff");
+    refused(
+        &check(&dir, "b.json", &p, &[]),
+        "the proof records problem ffff",
+    );
 }

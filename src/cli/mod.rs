@@ -127,7 +127,11 @@ fn check_line(path: &Path, s: &crate::proof::check::Summary) -> String {
     let problem = format!(
         "problem {}{}",
         crate::problem::fingerprint::short(&s.fingerprint),
-        if s.fingerprint_recorded { "" } else { ", not recorded in the proof" }
+        if s.fingerprint_recorded {
+            ""
+        } else {
+            ", not recorded in the proof"
+        }
     );
     format!(
         "{}: {what} {} ({problem}): {} steps, {split}{}, {:.2} s{cbc}",
@@ -454,7 +458,12 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
     let mut s = String::new();
     let show = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
     for b in &all {
-        s += &format!("{} army: highest reachable level {}\n", b.army, b.max_level);
+        // The standard function's limit: an upper bound on the highest reachable level
+        // (a desert's improved functions rule out more, and 3-D's top is open).
+        s += &format!(
+            "{} army: pagoda limit level {} (the standard pagoda function rules out every level above it)\n",
+            b.army, b.max_level
+        );
         if a.results.is_some() {
             s += "  level  pagoda bound  IP bound  best army  status      slack of the heaviest army\n";
         } else {

@@ -24,7 +24,10 @@ pub const BUNDLED_MODELS: [(&str, &str); 15] = [
     ("pablito", include_str!("../../models/pablito.toml")),
     ("hexagonal", include_str!("../../models/hexagonal.toml")),
     ("diagonal", include_str!("../../models/diagonal.toml")),
-    ("desert-square", include_str!("../../models/desert-square.toml")),
+    (
+        "desert-square",
+        include_str!("../../models/desert-square.toml"),
+    ),
     (
         "desert-rhombus",
         include_str!("../../models/desert-rhombus.toml"),

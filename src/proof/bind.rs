@@ -8,8 +8,8 @@
 //! recomputed here; and with `check --model FILE` or `--army NAME`, the problem must be that
 //! one.
 
-use crate::problem::fingerprint::{self, bundled_difference};
 use crate::problem::file::Spec;
+use crate::problem::fingerprint::{self, bundled_difference};
 use crate::problem::geometry::Cell;
 
 /// What the proof is bound to: the rebuilt problem's fingerprint.

@@ -47,18 +47,12 @@ pub struct Call {
     /// For HiGHS, when `sys` is a program whose certificate tree leaves boxes to the
     /// solvers: those boxes. HiGHS re-solves the whole program first (hexagonal 7's 8
     /// whole programs took the search 138 s, their 130 boxes the checker about 640 CPU s),
-    /// and only if it gives no verdict within [`whole_budget`] the boxes, which the tree's
+    /// and only if it gives no verdict within the time limit the boxes, which the tree's
     /// exactly checked splits show cover the program. Either way the program rests on
-    /// HiGHS's word.
+    /// HiGHS's word. Which way is taken depends on the user's limit alone, never on the
+    /// search's recorded seconds or the machine's load, so a busy machine takes longer
+    /// but reaches the same verdict.
     pub leaves: Vec<LinearSystem>,
-}
-
-/// The seconds HiGHS is given on a whole program before its boxes: four times the search's
-/// seconds on it, at least 10, within the time limit. The search's seconds are a hint that
-/// only chooses which way HiGHS goes first, never a verdict.
-fn whole_budget(search_seconds: f64, time_limit: Option<f64>) -> f64 {
-    let budget = (4.0 * search_seconds).max(10.0);
-    time_limit.map_or(budget, |t| budget.min(t))
 }
 
 /// What a solver said of a call, and how long it took.
@@ -219,9 +213,9 @@ fn answer(call: &Call, how: &How) -> Answer {
     }
 }
 
-/// HiGHS's word on a program: the whole, or, when it gives no verdict within
-/// [`whole_budget`], each of the boxes its tree leaves to the solvers (all must be
-/// infeasible; the first that is not is named in the note).
+/// HiGHS's word on a program: the whole, or, when it gives no verdict within the time
+/// limit, each of the boxes its tree leaves to the solvers (all must be infeasible; the
+/// first that is not is named in the note).
 fn highs_word(call: &Call, how: &How) -> Answer {
     let t = Instant::now();
     let answer = |verdict, note: String| Answer {
@@ -229,11 +223,8 @@ fn highs_word(call: &Call, how: &How) -> Answer {
         note,
         seconds: t.elapsed().as_secs_f64(),
     };
-    if call.leaves.is_empty() {
-        return answer(resolve(&call.sys, how.time_limit), String::new());
-    }
-    let whole = resolve(&call.sys, Some(whole_budget(call.priority, how.time_limit)));
-    if whole != Resolved::Unknown {
+    let whole = resolve(&call.sys, how.time_limit);
+    if whole != Resolved::Unknown || call.leaves.is_empty() {
         return answer(whole, String::new());
     }
     let n = call.leaves.len();
@@ -442,8 +433,7 @@ mod tests {
     }
 
     /// HiGHS judges a program with solver leaves whole first: its verdict stands whatever
-    /// the leaves would say (here the leaves are infeasible, the whole is not), and the
-    /// budget for the whole follows the search's seconds within the time limit.
+    /// the leaves would say (here the leaves are infeasible, the whole is not).
     #[test]
     fn highs_judges_the_whole_program_before_its_leaves() {
         let how = How {
@@ -464,9 +454,6 @@ mod tests {
         };
         assert_eq!(answer(&call(pinned(2)), &how).verdict, Resolved::Infeasible);
         assert_eq!(answer(&call(pinned(1)), &how).verdict, Resolved::Feasible);
-        assert_eq!(whole_budget(1.0, None), 10.0);
-        assert_eq!(whole_budget(76.0, None), 304.0);
-        assert_eq!(whole_budget(76.0, Some(100.0)), 100.0);
     }
 
     #[test]

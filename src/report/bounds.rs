@@ -33,6 +33,8 @@ pub struct LevelBound {
 #[derive(Clone, Debug, Serialize)]
 pub struct ArmyBounds {
     pub army: Army,
+    /// The pagoda limit: the highest level the standard function does not rule out, an
+    /// upper bound on the highest reachable level (the paper's Table 1 for the five armies).
     pub max_level: i32,
     pub levels: Vec<LevelBound>,
 }

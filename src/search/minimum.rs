@@ -836,6 +836,14 @@ impl Search<'_> {
             settle(&mut self.out, self.req, board, sol, d);
         }
         self.out.lower_bound = Some(self.lower(k));
+        // A verified army as large as the proven bound is the minimum, whatever the clock
+        // says: the rounds below it are all settled.
+        if self.out.verified
+            && self.out.min_size.is_some()
+            && self.out.min_size == self.out.lower_bound
+        {
+            self.out.status = Status::Optimal;
+        }
         self.out.seconds = self.t0.elapsed().as_secs_f64();
     }
 
