@@ -76,6 +76,9 @@ pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
     if let Claim::Board(claim) = &proof.claim {
         return super::peg::check(proof, claim, opts.expected.as_ref());
     }
+    if let Claim::Moves(claim) = &proof.claim {
+        return super::moves::check(proof, claim, opts.expected.as_ref());
+    }
     let t0 = Instant::now();
     let mut c = Checker {
         proof,
@@ -159,6 +162,7 @@ impl Checker<'_> {
                 total,
             } => self.count(men, armies, (up_to_symmetry, total)),
             Claim::Board(_) => Err(self.fail("a board claim is checked by proof::peg".into())),
+            Claim::Moves(_) => Err(self.fail("a moves claim is checked by proof::moves".into())),
         }
     }
 

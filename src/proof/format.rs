@@ -80,6 +80,10 @@ pub enum Claim {
     /// model's text is in `model`): from every hole filled but the vacancy, to one man on
     /// the finish. Checked by [`super::peg`].
     Board(BoardClaim),
+    /// The fewest moves of a problem, a move being one man's run of jumps: the proof's
+    /// `play` reaches the goal in `moves` moves, and no play has fewer. Checked by
+    /// [`super::moves`].
+    Moves(MovesClaim),
 }
 
 /// A pagoda function with exact weights: on the window max(|x|, |y|) <= `radius` the stated
@@ -96,6 +100,26 @@ pub struct LpFunction {
     /// None: the test weight is the target's; Some(d): that of {d, 2d}, the position before a
     /// last jump over d.
     pub normalised: Option<Cell>,
+}
+
+/// "`moves` moves, and no play has fewer": for an army at the proof's `level`, from the
+/// play's army to a man on the target (0,0); for a board (`board` = (vacancy, finish), the
+/// model's text in the proof, `level` 0), from every hole filled but the vacancy to one man
+/// on the finish. The rest is what the checker's breadth-first search by moves
+/// ([`super::moves`]) repeats: its ground (`cells`: the board's holes, or for an army every
+/// lattice cell a man of the play's army can ever reach), the cells a last jump into the
+/// target passes over (`last_over`, whose improved pagoda functions and distances its bound
+/// uses), and `counts[k]`, the positions it keeps k moves after the start, for k = 0 …
+/// `moves` − 1 (the search as it ran when the proof was written; the checker names the first
+/// depth whose count differs).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MovesClaim {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<(Cell, Cell)>,
+    pub moves: u32,
+    pub cells: u64,
+    pub last_over: Vec<Cell>,
+    pub counts: Vec<u64>,
 }
 
 /// One board problem and its verdict.

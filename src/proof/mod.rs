@@ -9,7 +9,7 @@
 //! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
 //! infeasible system with `--cbc`), and `deferred`, the queue that makes those solver calls
 //! after the walk, in parallel; [`verify`], the independent replay of a play; [`peg`], the
-//! board problems' checks.
+//! board problems' checks; [`moves`], the fewest moves' (its own search by moves).
 //!
 //! Uses only [`crate::problem`] and [`crate::weight`] below it, so nothing here imports the
 //! search: not the board limits or cases ([`crate::reduce`]), the integer programs
@@ -24,6 +24,7 @@ pub mod format;
 pub mod ip;
 pub mod levels;
 pub mod lp;
+pub mod moves;
 pub mod peg;
 pub mod profiles;
 pub mod resolve;

@@ -1,0 +1,571 @@
+//! The checker of a fewest-moves claim ([`MovesClaim`]): "the play reaches the goal in m
+//! moves, and no play has fewer", re-verified by a search of its own.
+//!
+//! A **move** is one man's run of jumps (a play's moves are counted by
+//! [`super::verify::count_moves`]: a new move starts whenever a jump does not start where the
+//! last one landed), so a play of k moves is k successive runs, each from the position the
+//! last one left. The checker replays the proof's play ([`super::verify`]) and counts its
+//! moves, then searches breadth-first, one level per move, every position k runs after the
+//! start for k = 0 … m − 1, keeping a position only when its lower bound leaves it within
+//! m − 1 moves in all, and refuses the claim if any run reaches the goal. It shares nothing
+//! with the search of `crate::play::moves` (a depth-first deepening with other bounds and a
+//! transposition table): its ground, distances, weights and moves are built here from the
+//! lattice or the model's holes ([`crate::problem`]), its weights exact in Z\[σ\]
+//! ([`crate::weight::golden`]).
+//!
+//! **The ground.** A board's ground is its holes. An army's is every lattice cell in the
+//! bounding box of its start widened by 2(K − 1) on each side (K men): a play has at most
+//! K − 1 jumps, and a jump moves its man by 2d, at most 2 in each coordinate, so no man of
+//! any play ever stands outside it, and every jump of a play has its three cells in it.
+//!
+//! **The bound, and why it is admissible** (never more than the moves a play from P still
+//! needs). Let dist_s be the distance from s in the graph on the ground whose edges join c and
+//! c + d for every jump direction d (both cells in the ground), so |dist_s(c) − dist_s(c + d)|
+//! <= 1. Let t be the target and B the cells a last jump into t passes over (every jump
+//! b + e, b, t of the ground).
+//! 1. *A man reaches s in at least r_s(P) = min over the men m of P of dist_s(m) moves.* In a
+//!    move only the mover changes cells, and every cell it lands on is b + e for a man b of P
+//!    it jumps over (not the mover) and a direction e, so every man after the move is at
+//!    distance >= r_s(P) − 1 from s.
+//! 2. *Weights.* w_s(c) = σ^(dist_s(c) + o) (0 where s cannot be reached) is a pagoda
+//!    function on the ground: for a jump a, a + e, a + 2e the exponents x, y, z of its cells
+//!    differ by at most 1 in turn, so σ^z <= σ^y when z >= y, and σ^z = σ^(y−1) = σ^y + σ^(y+1)
+//!    <= σ^y + σ^x when z = y − 1: no jump increases the weight of a position. With o = 0 and
+//!    s = t a position with a man on t weighs >= 1; with o = 1 and s = b ∈ B the position
+//!    before a last jump over b holds b and its neighbour b + e, and weighs >= σ + σ² = 1. A
+//!    position weighing less than 1 under w_t can never put a man on t; one weighing less
+//!    than 1 under w_b can never make a last jump over b. Weights use exponents up to 80 only
+//!    (σ^min(x, 80) >= σ^x), which can only keep more positions.
+//! 3. The last jump over b happens in the last move, and b holds a man of the position before
+//!    that move, reached after at least r_b(P) moves (1): so at least r_b(P) + 1 moves. Hence
+//!    h(P) = min over b ∈ B with w_b(P) >= 1 of r_b(P) + 1, and P is dead (h = ∞) when
+//!    w_t(P) < 1 or no b is left. A position k moves after the start is kept only if
+//!    k + h(P) <= m − 1; the positions dropped have no play of fewer than m moves in all.
+//!
+//! Levels are sets (each position once), so their sizes are exact and do not depend on the
+//! order of the work: level k is the set of positions reached by k runs from the start
+//! through positions each kept at its depth, and `counts[k]` its size.
+
+use super::format::{FORMAT, MovesClaim, Play, Proof};
+use super::summary::Summary;
+use super::verify::{self, Step};
+use crate::error::CheckError;
+use crate::problem::file::{Cells, Start};
+use crate::problem::geometry::{Cell, Lattice};
+use crate::problem::{Army, Problem};
+use crate::weight::golden::Golden;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::Instant;
+
+/// The most positions one level may hold (a proof needing more is refused; it says so).
+pub const MAX_LEVEL: usize = 5_000_000;
+
+/// The most cells an army's ground may have.
+pub const MAX_CELLS: usize = 2_000_000;
+
+/// The largest exponent a weight uses (coefficients of σ^80 are below 2^56).
+const TOP: u32 = 80;
+
+/// Where the search plays: cells, jumps, the target and the bound's tables.
+pub struct Ground {
+    pub cells: Vec<Cell>,
+    /// Per cell: (over, to) of every jump from it.
+    jumps: Vec<Vec<(u32, u32)>>,
+    target: u32,
+    /// The goal is one man left, on the target (a board), not a man on it (an army).
+    one_man: bool,
+    /// The cells a last jump passes over, sorted.
+    pub last_over: Vec<Cell>,
+    /// dist[0] from the target, dist[1 + k] from last_over[k]; u32::MAX: out of reach.
+    dist: Vec<Vec<u32>>,
+    /// Weights by the same index: σ^dist from the target, σ^(1 + dist) from each b.
+    weights: Vec<Vec<Golden>>,
+}
+
+impl Ground {
+    /// The ground on `cells` with jumps along `directions`; `target` must be a cell.
+    pub fn new(
+        cells: Vec<Cell>,
+        directions: &[Cell],
+        target: Cell,
+        one_man: bool,
+    ) -> Result<Ground, String> {
+        let at: HashMap<Cell, u32> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u32))
+            .collect();
+        let t = *at
+            .get(&target)
+            .ok_or("the target is not a cell of the ground")?;
+        let jumps: Vec<Vec<(u32, u32)>> = cells
+            .iter()
+            .map(|&c| {
+                let step = |d: Cell| Some((*at.get(&(c + d))?, *at.get(&(c + 2 * d))?));
+                directions.iter().filter_map(|&d| step(d)).collect()
+            })
+            .collect();
+        let mut over: Vec<Cell> = jumps
+            .iter()
+            .flatten()
+            .filter(|&&(_, to)| to == t)
+            .map(|&(b, _)| cells[b as usize])
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        over.sort();
+        let neighbours = |i: usize| {
+            let c = cells[i];
+            directions
+                .iter()
+                .flat_map(move |&d| [c + d, c - d])
+                .filter_map(|n| at.get(&n).copied())
+        };
+        let sources = std::iter::once(t).chain(over.iter().map(|b| at[b]));
+        let dist: Vec<Vec<u32>> = sources
+            .map(|s| distances(cells.len(), s, &neighbours))
+            .collect();
+        let weights = dist
+            .iter()
+            .enumerate()
+            .map(|(k, d)| {
+                let o = u32::from(k > 0);
+                d.iter()
+                    .map(|&x| match x {
+                        u32::MAX => Golden::ZERO,
+                        x => Golden::pow((x + o).min(TOP) as i32),
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Ground {
+            cells,
+            jumps,
+            target: t,
+            one_man,
+            last_over: over,
+            dist,
+            weights,
+        })
+    }
+
+    /// The ground of an army's play: every lattice cell of the start's box widened by
+    /// 2(K − 1) (see the module doc).
+    pub fn army(lattice: &Lattice, start: &[Cell]) -> Result<Ground, String> {
+        if lattice.dimension() != 2 || start.is_empty() {
+            return Err("only two-dimensional armies with men are searched".into());
+        }
+        let m = 2 * (start.len() as i32 - 1);
+        let (x0, x1) = span(start.iter().map(|c| c.0), m);
+        let (y0, y1) = span(start.iter().map(|c| c.1), m);
+        let size = (x1 - x0 + 1) as usize * (y1 - y0 + 1) as usize;
+        if size > MAX_CELLS {
+            return Err(format!(
+                "the ground would have {size} cells, over {MAX_CELLS}"
+            ));
+        }
+        let cells: Vec<Cell> = (y0..=y1)
+            .flat_map(|y| (x0..=x1).map(move |x| Cell::xy(x, y)))
+            .filter(|&c| lattice.contains(c))
+            .collect();
+        Ground::new(cells, &lattice.directions, Cell::ORIGIN, false)
+    }
+
+    fn index(&self, c: Cell) -> Option<u32> {
+        self.cells.iter().position(|&x| x == c).map(|i| i as u32)
+    }
+
+    fn is_goal(&self, men: &[u32]) -> bool {
+        match self.one_man {
+            true => men == [self.target],
+            false => men.contains(&self.target),
+        }
+    }
+
+    /// The bound h of the module doc; None: dead.
+    fn bound(&self, men: &[u32]) -> Option<u32> {
+        let weighs_one = |k: usize| {
+            let w = men
+                .iter()
+                .fold(Golden::ZERO, |s, &m| s + self.weights[k][m as usize]);
+            w >= Golden::ONE
+        };
+        if !weighs_one(0) {
+            return None;
+        }
+        (1..self.dist.len())
+            .filter(|&k| weighs_one(k))
+            .filter_map(|k| {
+                let r = men.iter().map(|&m| self.dist[k][m as usize]).min()?;
+                (r != u32::MAX).then_some(r + 1)
+            })
+            .min()
+    }
+}
+
+/// The least and greatest of `v`, widened by `m`.
+fn span(v: impl Iterator<Item = i32> + Clone, m: i32) -> (i32, i32) {
+    let lo = v.clone().min().unwrap_or(0).min(0);
+    let hi = v.max().unwrap_or(0).max(0);
+    (lo - m, hi + m)
+}
+
+/// Breadth-first distances from `s` over `n` cells.
+fn distances<I: Iterator<Item = u32>>(
+    n: usize,
+    s: u32,
+    neighbours: &dyn Fn(usize) -> I,
+) -> Vec<u32> {
+    let mut d = vec![u32::MAX; n];
+    d[s as usize] = 0;
+    let mut queue = VecDeque::from([s]);
+    while let Some(c) = queue.pop_front() {
+        for x in neighbours(c as usize) {
+            if d[x as usize] == u32::MAX {
+                d[x as usize] = d[c as usize] + 1;
+                queue.push_back(x);
+            }
+        }
+    }
+    d
+}
+
+/// How the search by moves ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Positions kept at each depth 0 … m − 1; no run reached the goal.
+    Counts(Vec<u64>),
+    /// A position `depth` moves after the start is the goal.
+    Reached(usize),
+    /// Level `depth` would hold more than [`MAX_LEVEL`] positions.
+    TooMany(usize),
+}
+
+/// Every position one run of the man on `men[i]` leads to, on `occ` (the occupancy of
+/// `men`, restored on return): each jump's landing cell in turn, the man jumped over gone.
+fn runs(g: &Ground, men: &[u32], occ: &mut [bool], out: &mut Vec<Vec<u32>>) {
+    fn chain(g: &Ground, men: &[u32], at: u32, occ: &mut [bool], out: &mut Vec<Vec<u32>>) {
+        for &(b, c) in &g.jumps[at as usize] {
+            if occ[b as usize] && !occ[c as usize] {
+                occ[b as usize] = false;
+                let mut child: Vec<u32> =
+                    men.iter().copied().filter(|&m| occ[m as usize]).collect();
+                child.push(c);
+                child.sort_unstable();
+                out.push(child);
+                chain(g, men, c, occ, out);
+                occ[b as usize] = true;
+            }
+        }
+    }
+    for &a in men {
+        occ[a as usize] = false;
+        chain(g, men, a, occ, out);
+        occ[a as usize] = true;
+    }
+}
+
+/// The search of the module doc from `start` for a play of fewer than `moves` moves.
+pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
+    let mut start = start.to_vec();
+    start.sort_unstable();
+    if g.is_goal(&start) {
+        return Outcome::Reached(0);
+    }
+    if moves == 0 {
+        return Outcome::Counts(Vec::new());
+    }
+    let last = moves - 1;
+    let kept = |k: u32, p: &[u32]| g.bound(p).is_some_and(|h| k + h <= last);
+    let mut level: Vec<Vec<u32>> = if kept(0, &start) {
+        vec![start]
+    } else {
+        Vec::new()
+    };
+    let mut counts = vec![level.len() as u64];
+    let mut occ = vec![false; g.cells.len()];
+    let mut kids = Vec::new();
+    for k in 1..=last {
+        let mut next: HashSet<Vec<u32>> = HashSet::new();
+        for p in &level {
+            p.iter().for_each(|&m| occ[m as usize] = true);
+            kids.clear();
+            runs(g, p, &mut occ, &mut kids);
+            p.iter().for_each(|&m| occ[m as usize] = false);
+            for q in kids.drain(..) {
+                if g.is_goal(&q) {
+                    return Outcome::Reached(k as usize);
+                }
+                if kept(k, &q) {
+                    next.insert(q);
+                }
+            }
+            if next.len() > MAX_LEVEL {
+                return Outcome::TooMany(k as usize);
+            }
+        }
+        level = next.into_iter().collect();
+        counts.push(level.len() as u64);
+    }
+    Outcome::Counts(counts)
+}
+
+struct Checker {
+    step: usize,
+    context: String,
+}
+
+impl Checker {
+    fn fail(&self, message: String) -> CheckError {
+        CheckError {
+            step: self.step,
+            context: self.context.clone(),
+            message,
+        }
+    }
+
+    fn expect(&mut self, ok: bool, message: impl FnOnce() -> String) -> Result<(), CheckError> {
+        self.step += 1;
+        if ok {
+            return Ok(());
+        }
+        Err(self.fail(message()))
+    }
+}
+
+/// The problem a proof names, rebuilt: its ground, the start, and the play's move count.
+struct Rebuilt {
+    ground: Ground,
+    start: Vec<u32>,
+    moves: usize,
+    fingerprint: String,
+    recorded: bool,
+}
+
+/// Checks a fewest-moves claim; Ok with a summary only if every step holds.
+pub fn check(
+    proof: &Proof,
+    claim: &MovesClaim,
+    expected: Option<&crate::problem::file::Spec>,
+) -> Result<Summary, CheckError> {
+    let t0 = Instant::now();
+    let what = match claim.board {
+        Some((v, f)) => format!("{} ({},{})->({},{})", proof.army, v.0, v.1, f.0, f.1),
+        None => format!("{} {}", proof.army, proof.level),
+    };
+    let mut c = Checker {
+        step: 0,
+        context: format!("{what}, setup"),
+    };
+    c.expect(proof.format == FORMAT, || {
+        format!("format '{}', expected '{FORMAT}'", proof.format)
+    })?;
+    let play = proof.play.as_ref();
+    c.expect(play.is_some(), || {
+        "a fewest-moves claim needs a play".into()
+    })?;
+    let r = rebuild(&mut c, proof, claim, play.unwrap(), expected)?;
+    c.context = format!("{what}, play");
+    c.expect(r.moves == claim.moves as usize, || {
+        format!("the play takes {} moves, claimed {}", r.moves, claim.moves)
+    })?;
+    c.context = format!("{what}, premises");
+    let g = &r.ground;
+    c.expect(g.cells.len() as u64 == claim.cells, || {
+        format!(
+            "the ground has {} cells, stated {}",
+            g.cells.len(),
+            claim.cells
+        )
+    })?;
+    c.expect(g.last_over == claim.last_over, || {
+        format!(
+            "last jumps pass over {:?}, stated {:?}",
+            g.last_over, claim.last_over
+        )
+    })?;
+    c.context = format!("{what}, search by moves");
+    let out = search(g, &r.start, claim.moves);
+    c.expect(!matches!(out, Outcome::Reached(_)), || match out {
+        Outcome::Reached(k) => format!("a play of {k} moves reaches the goal"),
+        _ => String::new(),
+    })?;
+    c.expect(!matches!(out, Outcome::TooMany(_)), || match out {
+        Outcome::TooMany(k) => {
+            format!("depth {k} holds more than {MAX_LEVEL} positions: too many to check")
+        }
+        _ => String::new(),
+    })?;
+    let Outcome::Counts(counts) = out else {
+        return Err(c.fail("the search ended without counts".into()));
+    };
+    let first =
+        (0..counts.len().max(claim.counts.len())).find(|&k| counts.get(k) != claim.counts.get(k));
+    c.expect(first.is_none(), || {
+        let k = first.unwrap();
+        format!(
+            "depth {k}: {:?} positions, stated {:?}",
+            counts.get(k),
+            claim.counts.get(k)
+        )
+    })?;
+    let positions: u64 = counts.iter().sum();
+    Ok(Summary {
+        army: proof.army.clone(),
+        fingerprint: r.fingerprint,
+        fingerprint_recorded: r.recorded,
+        level: proof.level,
+        board: true,
+        claim: match claim.board {
+            Some((v, f)) => format!(
+                "({},{})->({},{}) fewest moves {}",
+                v.0, v.1, f.0, f.1, claim.moves
+            ),
+            None => format!("level {}: fewest moves {}", proof.level, claim.moves),
+        } + &format!(" (search by moves: {positions} positions)"),
+        steps: c.step,
+        seconds: t0.elapsed().as_secs_f64(),
+        ..Summary::default()
+    })
+}
+
+/// The army's or the board's problem from the proof, bound to its fingerprint, and the play
+/// replayed on it.
+fn rebuild(
+    c: &mut Checker,
+    proof: &Proof,
+    claim: &MovesClaim,
+    play: &Play,
+    expected: Option<&crate::problem::file::Spec>,
+) -> Result<Rebuilt, CheckError> {
+    let steps: Vec<Step> = play
+        .jumps
+        .iter()
+        .map(|&(from, over, to)| Step { from, over, to })
+        .collect();
+    let built = match claim.board {
+        None => army_problem(proof, play, &steps),
+        Some((v, f)) => board_problem(proof, play, &steps, (v, f)),
+    };
+    c.expect(built.is_ok(), || {
+        built.as_ref().err().cloned().unwrap_or_default()
+    })?;
+    let (spec, ground, moves) = built.unwrap();
+    let bound = super::bind::bind(&spec, claim.board, proof.fingerprint.as_deref(), expected);
+    c.expect(bound.is_ok(), || {
+        format!("not the problem claimed: {}", bound.clone().unwrap_err())
+    })?;
+    let bound = bound.unwrap();
+    let start = play.army.iter().filter_map(|&m| ground.index(m)).collect();
+    Ok(Rebuilt {
+        ground,
+        start,
+        moves,
+        fingerprint: bound.fingerprint,
+        recorded: bound.recorded,
+    })
+}
+
+type Built = (crate::problem::file::Spec, Ground, usize);
+
+fn army_problem(proof: &Proof, play: &Play, steps: &[Step]) -> Result<Built, String> {
+    let army = match &proof.model {
+        Some(text) => Army::parse(text),
+        None => proof.army.parse::<Army>(),
+    }
+    .map_err(|e| format!("no such problem: {e}"))?;
+    if army.name() != proof.army {
+        return Err(format!(
+            "the model is named '{}', not '{}'",
+            army.name(),
+            proof.army
+        ));
+    }
+    if proof.level < 1 {
+        return Err(format!("no such level: {}", proof.level));
+    }
+    let lattice = army.lattice();
+    let r = verify::replay(&lattice, proof.level, &play.army, steps)
+        .map_err(|e| format!("the play does not replay: {e}"))?;
+    let ground = Ground::army(&lattice, &play.army)?;
+    Ok((army.problem().spec.clone(), ground, r.moves))
+}
+
+fn board_problem(
+    proof: &Proof,
+    play: &Play,
+    steps: &[Step],
+    (v, f): (Cell, Cell),
+) -> Result<Built, String> {
+    let text = proof
+        .model
+        .as_deref()
+        .ok_or("a board proof carries its model's text")?;
+    let p = Problem::parse(text).map_err(|e| format!("no such board: {e}"))?;
+    let s = &p.spec;
+    let Cells::List(set) = &s.cells else {
+        return Err("no such board: the model's cells are not a list of holes".into());
+    };
+    if s.start != Start::Board || s.dimension != 2 {
+        return Err("no such board: the model is not a two-dimensional board".into());
+    }
+    if s.name != proof.army {
+        return Err(format!(
+            "the model is named '{}', not '{}'",
+            s.name, proof.army
+        ));
+    }
+    let holes: Vec<Cell> = set
+        .iter()
+        .map(|q| Cell::xy(q[0] + s.target[0], q[1] + s.target[1]))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !holes.contains(&v) || !holes.contains(&f) {
+        return Err("the vacancy or the finish is not a hole".into());
+    }
+    let start: HashSet<Cell> = holes.iter().copied().filter(|&h| h != v).collect();
+    let given: HashSet<Cell> = play.army.iter().copied().collect();
+    if given != start || given.len() != play.army.len() {
+        return Err("the play's start is not every hole but the vacancy".into());
+    }
+    let directions: Vec<Cell> = s.directions.iter().map(|d| Cell::xy(d[0], d[1])).collect();
+    let set: HashSet<Cell> = holes.iter().copied().collect();
+    let r = verify::replay_board(&set, &directions, &play.army, steps, f)
+        .map_err(|e| format!("the play does not replay: {e}"))?;
+    let ground = Ground::new(holes, &directions, f, true)?;
+    Ok((s.clone(), ground, r.moves))
+}
+
+/// The claim for a proof whose play and problem are filled in (its claim's `counts` and
+/// premises not yet): the problem rebuilt as [`check`] rebuilds it, the play replayed, and
+/// the search run for `moves`, the play's move count (the writer's side of [`check`]). Err
+/// says why no claim can be made (the play does not replay, a shorter play exists, a level
+/// too large to check).
+pub fn prepare(proof: &Proof, board: Option<(Cell, Cell)>) -> Result<MovesClaim, String> {
+    let play = proof.play.as_ref().ok_or("no play")?;
+    let steps: Vec<Step> = play
+        .jumps
+        .iter()
+        .map(|&(from, over, to)| Step { from, over, to })
+        .collect();
+    let (_, g, moves) = match board {
+        None => army_problem(proof, play, &steps),
+        Some(vf) => board_problem(proof, play, &steps, vf),
+    }?;
+    let moves = moves as u32;
+    let start: Vec<u32> = play.army.iter().filter_map(|&m| g.index(m)).collect();
+    match search(&g, &start, moves) {
+        Outcome::Counts(counts) => Ok(MovesClaim {
+            board,
+            moves,
+            cells: g.cells.len() as u64,
+            last_over: g.last_over.clone(),
+            counts,
+        }),
+        Outcome::Reached(k) => Err(format!("the checker's search finds a play of {k} moves")),
+        Outcome::TooMany(k) => Err(format!(
+            "the checker's search would hold more than {MAX_LEVEL} positions at depth {k}"
+        )),
+    }
+}
