@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use super::moves_args::MovesArgs;
-use super::moves_args::{answer_json, exit_code, print_answer, replayed_as_reported};
+use super::moves_args::{
+    answer_json, exit_code, print_answer, proof_json, proof_of, replayed_as_reported, write_proof,
+};
 use super::moves_state;
 
 /// The sibling play file of `.../<stem>-army.csv`, if the name fits.
@@ -37,6 +39,11 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     };
     let level = parse_level(level)?;
     let Some(from) = &a.from else {
+        if a.proof.is_some() {
+            return Err(Error::usage(
+                "--proof needs --from ARMY_CSV: the fewest moves over every minimum army has no proof file",
+            ));
+        }
         return all_armies(a, army, level);
     };
     // --time-limit is checked by its parser (cli::parse_seconds).
@@ -102,16 +109,53 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     if let Some(n) = &seed_note {
         eprintln!("solarmy: {n}");
     }
+    let written = army_proof(a, army, level, &men, &ans)?;
     let stem = (army.name(), level, men.len());
     if a.json {
-        outln!(
-            "{}",
-            answer_json(stem, &ans, seed_moves, a.tt_entries, csv.as_deref())
-        );
+        let mut j = answer_json(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
+        merge(&mut j, proof_json(&written));
+        outln!("{j}");
     } else {
         print_answer(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
+        if let Some(Ok(p)) = &written {
+            outln!("wrote {}", p.display());
+        }
     }
     Ok(exit_code(ans.status))
+}
+
+/// With --proof: the proof of a proven minimum written, or why none was.
+fn army_proof(
+    a: &MovesArgs,
+    army: Army,
+    level: i32,
+    men: &[Cell],
+    ans: &moves::Answer,
+) -> Result<Option<Result<PathBuf, String>>, Error> {
+    let Some(path) = &a.proof else {
+        return Ok(None);
+    };
+    let (Status::Optimal, Some(play)) = (ans.status, &ans.play) else {
+        let why = format!("the minimum is not proven ({})", ans.status.as_str());
+        eprintln!("solarmy: no proof written to {}: {why}", path.display());
+        return Ok(Some(Err(why)));
+    };
+    let p = army.problem();
+    let model = (!p.bundled).then(|| p.source.clone());
+    let proof = proof_of(
+        (army.name(), model, p.fingerprint()),
+        level,
+        None,
+        (men, play),
+    );
+    write_proof(path, proof).map(Some)
+}
+
+/// Adds the fields of `extra` (an object) to `j` (an object).
+pub(crate) fn merge(j: &mut serde_json::Value, extra: serde_json::Value) {
+    if let (Some(o), serde_json::Value::Object(e)) = (j.as_object_mut(), extra) {
+        o.extend(e);
+    }
 }
 
 /// The seed, or the earlier run's best play when it is shorter and replays (one that does not

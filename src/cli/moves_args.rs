@@ -3,6 +3,8 @@
 
 use crate::cli::args::{Error, ProblemArg};
 use crate::play::moves::{Answer, Status};
+use crate::problem::geometry::Cell;
+use crate::proof::format::{Claim, FORMAT, MovesClaim, Play, Proof};
 use crate::proof::verify::{self, Step};
 use clap::Args;
 use serde_json::json;
@@ -62,9 +64,104 @@ pub struct MovesArgs {
     /// the same --out resumes after a time limit or Ctrl-C
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write the proof of a proven minimum (JSON; gzip-compressed when FILE ends in .gz) for
+    /// `solarmy check`, which repeats its search by moves; an army needs --from. When the
+    /// checker's search would be too large no proof is written, with a line saying why
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
     /// One JSON object on stdout
     #[arg(long)]
     pub json: bool,
+}
+
+/// The proof of "`play` is a fewest-moves play" for an army at `level` (`board` None) or a
+/// board problem (`board` = (vacancy, finish)), with an empty claim for [`write_proof`] to
+/// fill in.
+pub(crate) fn proof_of(
+    (name, model, fingerprint): (&str, Option<String>, String),
+    level: i32,
+    board: Option<(Cell, Cell)>,
+    (men, play): (&[Cell], &[Step]),
+) -> Proof {
+    Proof {
+        format: FORMAT.into(),
+        program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
+        army: name.into(),
+        model,
+        fingerprint: Some(fingerprint),
+        level,
+        claim: Claim::Moves(MovesClaim {
+            board,
+            moves: verify::count_moves(play) as u32,
+            cells: 0,
+            last_over: Vec::new(),
+            counts: Vec::new(),
+        }),
+        play: Some(Play {
+            army: men.to_vec(),
+            jumps: play.iter().map(|s| (s.from, s.over, s.to)).collect(),
+        }),
+        rounds: Vec::new(),
+    }
+}
+
+/// Fills the claim of `proof` by the checker's own search
+/// ([`crate::proof::moves::prepare`]) and writes it whole to `path`: Ok(Ok(path)) when
+/// written, Ok(Err(why)) when no proof can be made (said on stderr; the answer stands).
+pub(crate) fn write_proof(path: &Path, mut proof: Proof) -> Result<Result<PathBuf, String>, Error> {
+    let board = match &proof.claim {
+        Claim::Moves(c) => c.board,
+        _ => None,
+    };
+    match crate::proof::moves::prepare(&proof, board) {
+        Ok(claim) => {
+            proof.claim = Claim::Moves(claim);
+            crate::files::write_atomic(path, &proof.to_bytes(path)?)?;
+            Ok(Ok(path.to_path_buf()))
+        }
+        Err(why) => {
+            eprintln!("solarmy: no proof written to {}: {why}", path.display());
+            Ok(Err(why))
+        }
+    }
+}
+
+/// With --proof on a board problem: the proof of a proven minimum (`play`, when `proven`)
+/// written, or why none was.
+pub(crate) fn board_proof(
+    a: &MovesArgs,
+    board: &crate::play::peg::PegBoard,
+    (v, f): (Cell, Cell),
+    start: &[Cell],
+    (play, proven): (Option<&[Step]>, bool),
+) -> Result<Option<Result<PathBuf, String>>, Error> {
+    let Some(path) = &a.proof else {
+        return Ok(None);
+    };
+    let (Some(play), true) = (play, proven) else {
+        let why = match play {
+            None if proven => "no play reaches the finish (`solve --proof` proves that)",
+            _ => "the minimum is not proven",
+        };
+        eprintln!("solarmy: no proof written to {}: {why}", path.display());
+        return Ok(Some(Err(why.into())));
+    };
+    let named = (
+        board.name.as_str(),
+        Some(board.source.clone()),
+        board.fingerprint(v, f),
+    );
+    let proof = proof_of(named, 0, Some((v, f)), (start, play));
+    write_proof(path, proof).map(Some)
+}
+
+/// What `--proof` did, for the JSON answer: the file written, or why none was.
+pub(crate) fn proof_json(written: &Option<Result<PathBuf, String>>) -> serde_json::Value {
+    match written {
+        Some(Ok(p)) => json!({"proof": p.display().to_string()}),
+        Some(Err(why)) => json!({"proof": null, "proof_not_written": why}),
+        None => json!({"proof": null}),
+    }
 }
 
 pub(crate) fn answer_json(

@@ -4,7 +4,9 @@
 //! is (0,0) (the search's target), seeds it with the board solver's play, and replays the
 //! answer on the board's own coordinates with [`crate::proof::verify::replay_board`].
 
-use super::moves_args::{MovesArgs, answer_json, exit_code, print_body, replayed_as_reported};
+use super::moves_args::{
+    MovesArgs, answer_json, board_proof, exit_code, print_body, proof_json, replayed_as_reported,
+};
 use crate::cli::args::Error;
 use crate::play::moves::{self, Goal, Options, Problem};
 use crate::play::peg::settle::{self, Limits, Verdict};
@@ -166,6 +168,8 @@ fn report(
         )?),
         _ => None,
     };
+    let proven = ans.status == moves::Status::Optimal;
+    let written = board_proof(a, board, (v, f), start, (ans.play.as_deref(), proven))?;
     if a.json {
         let mut j = answer_json(
             (&board.name, 0, start.len()),
@@ -180,6 +184,7 @@ fn report(
         o.insert("board".into(), board.name.clone().into());
         o.insert("vacancy".into(), serde_json::json!([v.0, v.1]));
         o.insert("finish".into(), serde_json::json!([f.0, f.1]));
+        crate::cli::moves::merge(&mut j, proof_json(&written));
         outln!("{j}");
     } else {
         outln!(
@@ -192,6 +197,9 @@ fn report(
             start.len()
         );
         print_body(ans, seed_moves, a.tt_entries, csv.as_deref());
+        if let Some(Ok(p)) = &written {
+            outln!("wrote {}", p.display());
+        }
     }
     Ok(())
 }

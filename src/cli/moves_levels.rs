@@ -3,7 +3,8 @@
 //! play of that many replayed by the independent checker, and the positions per level. Thin:
 //! the work is in [`crate::play::peg::fewest`].
 
-use super::moves_args::MovesArgs;
+use super::moves::merge;
+use super::moves_args::{MovesArgs, board_proof, proof_json};
 use crate::cli::args::Error;
 use crate::play::peg::PegBoard;
 use crate::play::peg::fewest::{self, Limits, Solved};
@@ -47,12 +48,14 @@ pub fn moves(
         }
         _ => None,
     };
-    let j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
+    let written = board_proof(a, board, (v, f), start, (s.play.as_deref(), true))?;
+    let mut j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
+    merge(&mut j, proof_json(&written));
     if a.json {
         outln!("{j}");
     } else {
         print_answer(board, (v, f), start.len(), &s, built);
-        if let Some(p) = csv {
+        for p in csv.iter().chain(written.iter().flatten()) {
             outln!("wrote {}", p.display());
         }
     }
