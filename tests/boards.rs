@@ -151,6 +151,13 @@ fn board_proofs_check_and_every_damage_is_named() {
     assert!(e.contains("certificate"), "{e}");
     let e = damaged(&count, |p| {
         if let Claim::Board(c) = &mut p.claim {
+            c.finish = Cell::xy(2, 0); // another problem than the one recorded
+        }
+    });
+    assert!(e.contains("the proof records problem"), "{e}");
+    let e = damaged(&count, |p| {
+        p.fingerprint = None;
+        if let Claim::Board(c) = &mut p.claim {
             c.finish = Cell::xy(2, 0); // solvable: no certificate can hold
         }
     });

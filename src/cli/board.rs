@@ -47,7 +47,7 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         None => None,
     };
     if a.json {
-        emitln(&problem_json(&o, files.as_deref()).to_string())?;
+        emitln(&problem_json(&board, &o, files.as_deref()).to_string())?;
     } else {
         emitln(&summary_line(&board, &o))?;
     }
@@ -79,12 +79,14 @@ fn summary_line(board: &PegBoard, o: &Outcome) -> String {
     }
 }
 
-fn problem_json(o: &Outcome, play_csv: Option<&Path>) -> serde_json::Value {
+fn problem_json(board: &PegBoard, o: &Outcome, play_csv: Option<&Path>) -> serde_json::Value {
     let why = match &o.verdict {
         Verdict::Undecided { why } => Some(why.clone()),
         _ => None,
     };
     json!({
+        "board": board.name,
+        "fingerprint": board.fingerprint(o.vacancy, o.finish),
         "vacancy": [o.vacancy.0, o.vacancy.1],
         "finish": [o.finish.0, o.finish.1],
         "solvable": o.verdict.solvable(),
@@ -173,7 +175,7 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     let name = &board.name;
     crate::files::write_atomic(
         &a.out.join(format!("{name}.csv")),
-        catalog::csv(&outcomes).as_bytes(),
+        catalog::csv(&board, &outcomes).as_bytes(),
     )?;
     crate::files::write_atomic(
         &a.out.join(format!("{name}.svg")),

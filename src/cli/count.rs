@@ -78,6 +78,7 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
 pub fn to_json(out: &CountOutcome) -> serde_json::Value {
     json!({
         "army": out.army.name(),
+        "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
         "min_size": out.min_size,
         "up_to_symmetry": out.up_to_symmetry,

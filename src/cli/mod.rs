@@ -315,6 +315,7 @@ pub fn write_outputs_as(
 pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_json::Value {
     let mut v = json!({
         "army": out.army.name(),
+        "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
         "status": out.status.as_str(),
         "min_size": out.min_size,

@@ -73,9 +73,11 @@ pub fn stem(Cell(vx, vy, _): Cell, Cell(fx, fy, _): Cell) -> String {
     format!("v{vx}_{vy}-f{fx}_{fy}")
 }
 
-/// The catalogue as CSV: vacancy, finish, solvable, reason, seconds.
-pub fn csv(outcomes: &[Outcome]) -> String {
-    let mut s = String::from("vacancy_x,vacancy_y,finish_x,finish_y,solvable,reason,seconds\n");
+/// The catalogue as CSV: vacancy, finish, solvable, reason, seconds, and the problem's
+/// fingerprint (its proof's).
+pub fn csv(board: &PegBoard, outcomes: &[Outcome]) -> String {
+    let mut s =
+        String::from("vacancy_x,vacancy_y,finish_x,finish_y,solvable,reason,seconds,fingerprint\n");
     for o in outcomes {
         let solvable = match o.verdict.solvable() {
             Some(b) => b.to_string(),
@@ -83,13 +85,14 @@ pub fn csv(outcomes: &[Outcome]) -> String {
         };
         let _ = writeln!(
             s,
-            "{},{},{},{},{solvable},{},{:.3}",
+            "{},{},{},{},{solvable},{},{:.3},{}",
             o.vacancy.0,
             o.vacancy.1,
             o.finish.0,
             o.finish.1,
             o.verdict.reason(),
-            o.seconds
+            o.seconds,
+            board.fingerprint(o.vacancy, o.finish)
         );
     }
     s
@@ -115,6 +118,7 @@ pub fn json(board: &PegBoard, outcomes: &[Outcome], play_dir: Option<&str>) -> s
                 reason = serde_json::json!(format!("undecided: {why}"));
             }
             serde_json::json!({
+                "fingerprint": board.fingerprint(o.vacancy, o.finish),
                 "vacancy": [o.vacancy.0, o.vacancy.1],
                 "finish": [o.finish.0, o.finish.1],
                 "solvable": o.verdict.solvable(),
