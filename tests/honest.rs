@@ -6,7 +6,12 @@ use common::solarmy;
 
 #[test]
 fn a_minimum_equal_to_its_bound_is_optimal_whatever_the_clock() {
-    for (army, level) in [("conway", "3"), ("conway", "4"), ("skew", "4"), ("pablito", "4")] {
+    for (army, level) in [
+        ("conway", "3"),
+        ("conway", "4"),
+        ("skew", "4"),
+        ("pablito", "4"),
+    ] {
         for limit in ["1e-9", "0.001", "0.05"] {
             let args = [
                 "solve",
