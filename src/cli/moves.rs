@@ -15,7 +15,8 @@ use std::time::Instant;
 
 pub use super::moves_args::MovesArgs;
 use super::moves_args::{
-    answer_json, exit_code, print_answer, proof_json, proof_of, replayed_as_reported, write_proof,
+    answer_json, exit_code, merge, print_answer, proof_json, proof_of, replayed_as_reported,
+    write_proof,
 };
 use super::moves_state;
 
@@ -149,13 +150,6 @@ fn army_proof(
         (men, play),
     );
     write_proof(path, proof).map(Some)
-}
-
-/// Adds the fields of `extra` (an object) to `j` (an object).
-pub(crate) fn merge(j: &mut serde_json::Value, extra: serde_json::Value) {
-    if let (Some(o), serde_json::Value::Object(e)) = (j.as_object_mut(), extra) {
-        o.extend(e);
-    }
 }
 
 /// The seed, or the earlier run's best play when it is shorter and replays (one that does not

@@ -155,6 +155,13 @@ pub(crate) fn board_proof(
     write_proof(path, proof).map(Some)
 }
 
+/// Adds the fields of `extra` (an object) to `j` (an object).
+pub(crate) fn merge(j: &mut serde_json::Value, extra: serde_json::Value) {
+    if let (Some(o), serde_json::Value::Object(e)) = (j.as_object_mut(), extra) {
+        o.extend(e);
+    }
+}
+
 /// What `--proof` did, for the JSON answer: the file written, or why none was.
 pub(crate) fn proof_json(written: &Option<Result<PathBuf, String>>) -> serde_json::Value {
     match written {

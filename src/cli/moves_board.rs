@@ -5,7 +5,8 @@
 //! answer on the board's own coordinates with [`crate::proof::verify::replay_board`].
 
 use super::moves_args::{
-    MovesArgs, answer_json, board_proof, exit_code, print_body, proof_json, replayed_as_reported,
+    MovesArgs, answer_json, board_proof, exit_code, merge, print_body, proof_json,
+    replayed_as_reported,
 };
 use crate::cli::args::Error;
 use crate::play::moves::{self, Goal, Options, Problem};
@@ -184,7 +185,7 @@ fn report(
         o.insert("board".into(), board.name.clone().into());
         o.insert("vacancy".into(), serde_json::json!([v.0, v.1]));
         o.insert("finish".into(), serde_json::json!([f.0, f.1]));
-        crate::cli::moves::merge(&mut j, proof_json(&written));
+        merge(&mut j, proof_json(&written));
         outln!("{j}");
     } else {
         outln!(

@@ -3,8 +3,7 @@
 //! play of that many replayed by the independent checker, and the positions per level. Thin:
 //! the work is in [`crate::play::peg::fewest`].
 
-use super::moves::merge;
-use super::moves_args::{MovesArgs, board_proof, proof_json};
+use super::moves_args::{MovesArgs, board_proof, merge, proof_json};
 use crate::cli::args::Error;
 use crate::play::peg::PegBoard;
 use crate::play::peg::fewest::{self, Limits, Solved};
