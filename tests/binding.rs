@@ -113,3 +113,43 @@ fn a_recorded_fingerprint_binds_and_is_printed() {
         "the proof records problem ffff",
     );
 }
+
+/// One proof of each kind of results/ under the name of another bundled problem, with its
+/// model text renamed: refused, naming the first field that differs.
+#[test]
+fn a_relabelled_proof_of_each_kind_is_refused() {
+    let dir = scratch("bind-kinds");
+    let kinds = [
+        ("proofs/skew-4.json.gz", "skew", "pablito", "directions"),
+        (
+            "counts/diagonal-4-count.json.gz",
+            "diagonal",
+            "conway",
+            "directions",
+        ),
+        ("3d/conway-3d-3.json.gz", "conway-3d", "conway", "dimension"),
+        (
+            "deserts/desert-square-3.json.gz",
+            "desert-square",
+            "conway",
+            "start",
+        ),
+        (
+            "boards/english/english-v0_0-f0_0.proof.json",
+            "english",
+            "french",
+            "cells",
+        ),
+    ];
+    for (i, (file, from, to, field)) in kinds.into_iter().enumerate() {
+        let mut p = Proof::read(&results(file)).unwrap();
+        let text = p.model.clone().unwrap_or_else(|| bundled_text(from).into());
+        p.model = Some(text.replace(&format!("\"{from}\""), &format!("\"{to}\"")));
+        p.army = to.into();
+        let name = format!("{i}.json");
+        refused(
+            &check(&dir, &name, &p, &[]),
+            &format!("field `{field}` differs"),
+        );
+    }
+}
