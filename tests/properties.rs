@@ -202,3 +202,143 @@ fn a_case_sweep_resumes_from_its_log() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Model files the schema could be handed (issue 36): jumps without their opposite
+/// (`[[1,0],[0,1],[-1,-1]]` panicked in the tail of the pagoda counts), knight moves, the
+/// issue's long jumps beside Conway's, random small sets of jumps, and sets of unit jumps in
+/// pairs, on every kind of cells and start region.
+fn hostile_model() -> impl Strategy<Value = String> {
+    let fixed = prop::sample::select(ISSUE_MODELS.to_vec()).prop_map(String::from);
+    let coordinate = prop_oneof![3 => -1i32..=1, 1 => -2i32..=2];
+    let random = (
+        prop::collection::vec((coordinate.clone(), coordinate), 1..5),
+        prop::bool::weighted(0.8),
+    )
+        .prop_map(|(v, both_ways)| {
+            let mut dirs: Vec<(i32, i32)> = Vec::new();
+            for d in v {
+                let mut add = |d: (i32, i32)| {
+                    if d != (0, 0) && !dirs.contains(&d) {
+                        dirs.push(d);
+                    }
+                };
+                add(d);
+                if both_ways {
+                    add((-d.0, -d.1));
+                }
+            }
+            let list: Vec<String> = dirs.iter().map(|d| format!("[{}, {}]", d.0, d.1)).collect();
+            format!("[{}]", list.join(", "))
+        });
+    // Unit jumps in pairs: most of these the exact weights cover.
+    let pairs = [
+        "[1, 0], [-1, 0]",
+        "[0, 1], [0, -1]",
+        "[1, 1], [-1, -1]",
+        "[1, -1], [-1, 1]",
+    ];
+    let unit = (1..16usize).prop_map(move |mask| {
+        let dirs: Vec<&str> = (0..4)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| pairs[i])
+            .collect();
+        format!("[{}]", dirs.join(", "))
+    });
+    let cells = prop::sample::select(vec!["\"all\"", "\"even\"", "\"triangle\""]);
+    let start = prop::sample::select(vec![
+        "{ kind = \"half-space\" }",
+        "{ kind = \"outside\", metric = \"chebyshev\" }",
+        "{ kind = \"outside\", metric = \"manhattan\" }",
+    ]);
+    (prop_oneof![fixed, random, unit], cells, start).prop_map(|(dirs, cells, start)| {
+        format!(
+            "name = \"h\"\ndimension = 2\ndirections = {dirs}\ncells = {cells}\nstart = {start}\n"
+        )
+    })
+}
+
+/// The issue's models, as a file names them.
+const ISSUE_MODELS: [&str; 5] = [
+    "[[1, 0], [0, 1], [-1, -1]]",
+    "[[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]]",
+    "[[1, 0], [-1, 0], [0, 1], [0, -1], [0, 80], [0, -80]]",
+    "[[1, 0], [-1, 0], [0, 1], [0, -1], [0, 3], [0, -3]]",
+    "[[1, 0], [-1, 0], [0, 1], [0, -1], [0, 10], [0, -10]]",
+];
+
+/// `solve`, `bounds`, `cases`, `count` and `moves` on a model file: each refused in one line
+/// (exit 2) or answered, never a panic (exit 101). The number of commands refused.
+fn never_panics(model: &str, level: i32) -> Result<usize, TestCaseError> {
+    let dir = std::env::temp_dir().join(format!("solarmy-hostile-models-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{:016x}.toml", fxhash(model)));
+    std::fs::write(&path, model).unwrap();
+    let (p, l) = (path.to_str().unwrap(), level.to_string());
+    let limit = ["--time-limit", "1"];
+    let runs: [Vec<&str>; 5] = [
+        [
+            &["solve", "--model", p, "--level", &l, "--max-cases", "1000"][..],
+            &limit,
+        ]
+        .concat(),
+        vec!["bounds", "--model", p],
+        vec!["cases", "--model", p, "--level", &l, "--size", "3"],
+        [&["count", "--model", p, "--level", &l][..], &limit].concat(),
+        [&["moves", "--model", p, "--level", &l][..], &limit].concat(),
+    ];
+    let mut refused = 0;
+    for args in runs {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_solarmy"))
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let code = o.status.code().unwrap_or(-1);
+        let err = String::from_utf8_lossy(&o.stderr);
+        prop_assert!(
+            code != 101 && code >= 0,
+            "{model}\n{args:?}: exit {code}: {err}"
+        );
+        prop_assert!(!err.contains("panicked"), "{model}\n{args:?}: {err}");
+        if code == 2 {
+            refused += 1;
+            prop_assert_eq!(
+                err.trim().lines().count(),
+                1,
+                "{}\n{:?}: {}",
+                model,
+                args,
+                err
+            );
+        }
+    }
+    Ok(refused)
+}
+
+/// The issue's five direction sets on all cells, men in a half-plane: every command refuses
+/// each in one line (before, the first two panicked in the pagoda counts' tail).
+#[test]
+fn the_issues_models_are_refused_by_every_command() {
+    for dirs in ISSUE_MODELS {
+        let model = format!(
+            "name = \"h\"\ndimension = 2\ndirections = {dirs}\ncells = \"all\"\nstart = {{ kind = \"half-space\" }}\n"
+        );
+        assert_eq!(never_panics(&model, 3).unwrap(), 5, "{dirs}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn hostile_models_never_panic(model in hostile_model(), level in 1i32..=3) {
+        never_panics(&model, level)?;
+    }
+}
+
+/// A file name per model text.
+fn fxhash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}

@@ -130,6 +130,7 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     };
     spans(&spec)?;
     start_not_empty(&spec)?;
+    exact_weights(&spec)?;
     Ok(spec)
 }
 
@@ -360,4 +361,98 @@ fn start_not_empty(spec: &Spec) -> Result<(), String> {
                 .into(),
         )
     }
+}
+
+/// The premise of the exact pagoda weights, in one place: the models whose start region's
+/// weight `crate::weight::pagoda` counts exactly (and `crate::proof::weigh` recomputes in
+/// closed form); every other model is refused here in one line.
+///
+/// - Every jump has its opposite (the last jump over d into the target, and the Table 4
+///   reading of a jump in either direction, assume it; boards too, whose moves are played
+///   both ways).
+/// - On an infinite lattice every coordinate of a jump is −1, 0 or 1: a cell of exponent e
+///   then lies within Chebyshev distance e of the source, which sizes the pagoda window.
+/// - In the plane, the jumps in angular order cut it into cones, each spanned by two
+///   consecutive jumps u, w that form a basis of the cells' lattice, with the functional f
+///   (f(u) = f(w) = 1) at most 1 on every jump: on that cone the distance is exactly f, a
+///   sum of two geometric series per row, so the counts per exponent are eventually
+///   linear in each parity class (the tail the window reads off). On the triangle each
+///   cone's two jumps move each edge functional (x and y − x) the same way and by at most
+///   1, so shortest paths stay on the board.
+/// - In space, only the six unit jumps ±x, ±y, ±z on every cell (the distance is then
+///   |x| + |y| + |z| and the weights a product).
+fn exact_weights(spec: &Spec) -> Result<(), String> {
+    let field = "field `directions`";
+    for d in &spec.directions {
+        let opposite: Point = d.iter().map(|v| -v).collect();
+        if !spec.directions.contains(&opposite) {
+            return Err(format!(
+                "{field}: {d:?} has no opposite {opposite:?}: jumps must go both ways"
+            ));
+        }
+    }
+    if spec.start == Start::Board || matches!(spec.cells, Cells::List(_)) {
+        return Ok(());
+    }
+    if let Some(d) = spec
+        .directions
+        .iter()
+        .find(|d| d.iter().any(|v| v.abs() > 1))
+    {
+        return Err(format!(
+            "{field}: {d:?} jumps more than one cell in a coordinate: the exact pagoda weights cover only unit steps"
+        ));
+    }
+    if spec.dimension == 3 {
+        let six = spec.directions.len() == 6
+            && spec
+                .directions
+                .iter()
+                .all(|d| d.iter().map(|v| v.abs()).sum::<i32>() == 1);
+        return match (six, &spec.cells) {
+            (true, Cells::All) => Ok(()),
+            _ => Err(format!(
+                "{field}: in three dimensions the exact pagoda weights cover only the six unit jumps on every cell"
+            )),
+        };
+    }
+    cones(spec)
+}
+
+/// The plane's cones of consecutive jumps (see [`exact_weights`]).
+fn cones(spec: &Spec) -> Result<(), String> {
+    let index = if spec.cells == Cells::Even { 2 } else { 1 };
+    let mut dirs: Vec<&Point> = spec.directions.iter().collect();
+    // Counter-clockwise from the positive x axis: upper half-plane first, then by cross
+    // product.
+    let half = |p: &Point| (p[1] < 0 || (p[1] == 0 && p[0] < 0)) as u8;
+    dirs.sort_by(|p, q| half(p).cmp(&half(q)).then(det(&[*q, *p]).cmp(&0)));
+    let edges: &[[i32; 2]] = match spec.cells {
+        Cells::Triangle => &[[1, 0], [-1, 1]],
+        _ => &[],
+    };
+    for (i, &u) in dirs.iter().enumerate() {
+        let w = dirs[(i + 1) % dirs.len()];
+        if det(&[u, w]) != index {
+            return Err(format!(
+                "field `directions`: the consecutive jumps {u:?} and {w:?} are no basis of the cells' lattice: the exact pagoda weights do not cover this lattice"
+            ));
+        }
+        // f(d) = (det(d, w) + det(u, d)) / det(u, w) <= 1.
+        if let Some(d) = dirs.iter().find(|&&d| det(&[d, w]) + det(&[u, d]) > index) {
+            return Err(format!(
+                "field `directions`: {d:?} lies outside the cone of {u:?} and {w:?}: the exact pagoda weights do not cover this lattice"
+            ));
+        }
+        let g = |e: &[i32; 2], p: &Point| e[0] * p[0] + e[1] * p[1];
+        if let Some(e) = edges
+            .iter()
+            .find(|e| g(e, u) * g(e, w) < 0 || g(e, u).abs() > 1)
+        {
+            return Err(format!(
+                "field `directions`: {u:?} and {w:?} cross the triangle's edge {e:?}: the exact pagoda weights do not cover this board"
+            ));
+        }
+    }
+    Ok(())
 }
