@@ -3,6 +3,11 @@
 //! catalogue's own verdict, replays every play with the independent checker, and writes
 //! DIR/<board>-moves.csv and, per problem, DIR/<board>/<board>-<stem>-moves-play.csv and
 //! -moves.json (the positions per level).
+//!
+//! No proof file is written: the checker's own search by moves ([`crate::proof::moves`])
+//! cannot repeat these searches within its limits (the English central game's levels pass
+//! five million positions by depth 10), so a length here is `searched`, not `proven` (a
+//! single problem small enough gets its proof from `moves --proof`).
 
 use crate::cli::args::{CatalogArgs, Error, emitln};
 use crate::play::peg::fewest::Status;
@@ -80,7 +85,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         let _ = write!(not_searched, "; {} interrupted", left(Status::Interrupted));
     }
     emitln(&format!(
-        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {not_searched}): {} to {} moves, every one proven by the exact search by levels ({:.1} s)",
+        "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {not_searched}): {} to {} moves, every one searched to the end by the exact search by levels, with no proof file ({:.1} s)",
         board.name,
         lengths.len(),
         entries.len(),
@@ -125,7 +130,8 @@ fn moves_csv(entries: &[fewest::Entry]) -> String {
             e.orbit,
             match (e.status, e.solved.min_moves) {
                 (Status::Searched, None) => "impossible",
-                (Status::Searched, Some(_)) => "optimal",
+                // Searched to the end, with no proof that `check` accepted.
+                (Status::Searched, Some(_)) => "searched",
                 (st, _) => st.name(),
             },
             e.solved.min_moves.map_or(String::new(), |m| m.to_string()),

@@ -105,7 +105,7 @@ impl Ground {
                 directions.iter().filter_map(|&d| step(d)).collect()
             })
             .collect();
-        let mut over: Vec<Cell> = jumps
+        let over: Vec<Cell> = jumps
             .iter()
             .flatten()
             .filter(|&&(_, to)| to == t)
@@ -113,7 +113,6 @@ impl Ground {
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
-        over.sort();
         let neighbours = |i: usize| {
             let c = cells[i];
             directions
@@ -306,6 +305,11 @@ pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
         }
         level = next.into_iter().collect();
         counts.push(level.len() as u64);
+        if level.is_empty() {
+            // Every later level is empty too.
+            counts.resize(moves as usize, 0);
+            break;
+        }
     }
     Outcome::Counts(counts)
 }
@@ -385,7 +389,35 @@ pub fn check(
         )
     })?;
     c.context = format!("{what}, search by moves");
-    let out = search(g, &r.start, claim.moves);
+    let positions = repeat(&mut c, g, &r.start, claim)?;
+    Ok(Summary {
+        army: proof.army.clone(),
+        fingerprint: r.fingerprint,
+        fingerprint_recorded: r.recorded,
+        level: proof.level,
+        board: true,
+        claim: match claim.board {
+            Some((v, f)) => format!(
+                "({},{})->({},{}) fewest moves {}",
+                v.0, v.1, f.0, f.1, claim.moves
+            ),
+            None => format!("level {}: fewest moves {}", proof.level, claim.moves),
+        } + &format!(" (search by moves: {positions} positions)"),
+        steps: c.step,
+        seconds: t0.elapsed().as_secs_f64(),
+        ..Summary::default()
+    })
+}
+
+/// The search by moves run again: no play of fewer than `claim.moves` moves, and the counts
+/// stated, depth by depth; the positions kept in all.
+fn repeat(
+    c: &mut Checker,
+    g: &Ground,
+    start: &[u32],
+    claim: &MovesClaim,
+) -> Result<u64, CheckError> {
+    let out = search(g, start, claim.moves);
     c.expect(!matches!(out, Outcome::Reached(_)), || match out {
         Outcome::Reached(k) => format!("a play of {k} moves reaches the goal"),
         _ => String::new(),
@@ -409,24 +441,7 @@ pub fn check(
             claim.counts.get(k)
         )
     })?;
-    let positions: u64 = counts.iter().sum();
-    Ok(Summary {
-        army: proof.army.clone(),
-        fingerprint: r.fingerprint,
-        fingerprint_recorded: r.recorded,
-        level: proof.level,
-        board: true,
-        claim: match claim.board {
-            Some((v, f)) => format!(
-                "({},{})->({},{}) fewest moves {}",
-                v.0, v.1, f.0, f.1, claim.moves
-            ),
-            None => format!("level {}: fewest moves {}", proof.level, claim.moves),
-        } + &format!(" (search by moves: {positions} positions)"),
-        steps: c.step,
-        seconds: t0.elapsed().as_secs_f64(),
-        ..Summary::default()
-    })
+    Ok(counts.iter().sum())
 }
 
 /// The army's or the board's problem from the proof, bound to its fingerprint, and the play
