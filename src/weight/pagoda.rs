@@ -10,6 +10,15 @@
 //!
 //! The pagoda condition σ^a + σ^b >= σ^c is checked exactly for every jump in the window
 //! ([`Pagoda::check`]), together with the jump types of the paper's Table 4 that occur.
+//!
+//! Premise (`exact_weights` in `problem::file`, which refuses every other model): jumps are
+//! unit steps, so a cell of exponent e lies within Chebyshev distance e − offset of the
+//! source and [`Pagoda::trusted_exponent`] holds; and in the plane the jumps cut it into
+//! cones that are bases of the cells (in space: the six unit jumps), on which the distance
+//! is linear, so start cells per exponent are a polynomial in each parity class from a
+//! little above the level (a desert: above its own cells) on, which [`Profile`] reads off the
+//! window. The checker does not use these counts: it weighs start regions in closed form
+//! with its own argument (`proof::weigh`), and `tests/weights.rs` compares the two.
 
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Grid, Lattice, StartRegion};
@@ -478,18 +487,40 @@ impl std::fmt::Display for StartWeight {
     }
 }
 
-/// Levels of a desert whose start region the window counts exactly: the region's counts per
-/// exponent must reach their linear tail (every cell of the ring outside the desert) well
-/// inside the window, which for a square of side 2n − 1 begins at exponent 2n − 1.
-pub const DESERT_WINDOW_LEVEL: i32 = 20;
-
 /// The highest level whose start region [`Pagoda::start_profile`] counts exactly.
 pub fn window_level(lattice: &Lattice) -> i32 {
     match lattice.start {
         _ if lattice.dimension() == 3 => WINDOW_LEVEL_3D,
-        StartRegion::OutsideSquare => DESERT_WINDOW_LEVEL,
-        _ => WINDOW_LEVEL,
+        StartRegion::HalfSpace => WINDOW_LEVEL,
+        _ => desert_window_level(lattice),
     }
+}
+
+/// A desert's start region is every cell but the desert's. Every cell of the lattice counted
+/// per exponent grows linearly in each parity class from exponent 1 on (the cones of the
+/// premise in `problem::file`), and the desert's counts end at its largest exponent, so the
+/// region's counts are in their tail from one above it; [`Profile`] reads the tail off the
+/// last 26 exponents of the window. So the level is the highest, at most [`WINDOW_LEVEL`],
+/// whose desert's cells all have exponent <= top − 29 under the standard function (under an
+/// improved one they are at most 2 higher): Conway's square desert of side 2n − 1 reaches
+/// 2n − 2, so 20 (38 <= 39), its rhombus n − 1, so 40; a lattice with longer corners stops
+/// lower.
+fn desert_window_level(lattice: &Lattice) -> i32 {
+    let p = Pagoda::standard(lattice);
+    let limit = p.trusted_exponent() - 29;
+    let top = |n: i32| {
+        lattice
+            .window(n)
+            .filter(|&c| lattice.contains(c) && !lattice.start.contains(c, n))
+            .filter_map(|c| p.exponent(c))
+            .max()
+            .unwrap_or(0)
+    };
+    let mut n = 1;
+    while n < WINDOW_LEVEL && top(n + 1) <= limit {
+        n += 1;
+    }
+    n
 }
 
 /// Levels a 3-D start region is counted at exactly: its counts per exponent grow
@@ -515,9 +546,9 @@ pub fn impossibility_reason(army: Army, level: i32) -> Option<String> {
 
 /// A desert's start region at level n + 1 lies inside the one at level n, so once a level's
 /// region weighs at most 1 every higher level is out of reach too; the weight is counted
-/// exactly up to [`DESERT_WINDOW_LEVEL`] and borrowed from there beyond it.
+/// exactly up to [`window_level`] and borrowed from there beyond it.
 fn desert_impossibility(lattice: &Lattice, level: i32) -> Option<String> {
-    let at = level.min(DESERT_WINDOW_LEVEL);
+    let at = level.min(window_level(lattice));
     let w = Pagoda::standard(lattice).start_profile(at).total();
     if w > Golden::ONE {
         return None;
