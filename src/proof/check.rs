@@ -3,8 +3,9 @@
 //!
 //! It imports nothing of the search (board, cases, sweep, minimum, model, order, solve):
 //! only the lattices ([`crate::problem::geometry`]), exact Z\[σ\] ([`crate::weight::golden`]), the rules of
-//! play ([`crate::proof::verify`]) and, for impossible levels, the pagoda total of
-//! [`crate::weight::pagoda`]; pagoda functions stated by weights (an LP's) it tests with [`super::lp`]. Everything else it recomputes: the improved pagoda functions and the
+//! play ([`crate::proof::verify`]); the weight of an impossible level's start region it
+//! computes in closed form with its own argument ([`super::weigh`]), not the solver's window;
+//! pagoda functions stated by weights (an LP's) it tests with [`super::lp`]. Everything else it recomputes: the improved pagoda functions and the
 //! premises of the board argument ([`super::space`]), every board limit, the profiles of
 //! every split round and every reduction ([`super::profiles`]), and every integer program
 //! ([`super::ip`]), whose infeasibility it accepts from an exact certificate
@@ -170,35 +171,28 @@ impl Checker<'_> {
     /// above it (rows y >= n, or the outside of a growing desert), so its weight bounds theirs.
     fn impossible(&mut self, weight: Golden, counted_at: Option<i32>) -> Result<(), CheckError> {
         self.summary.claim = "impossible".into();
-        let pagoda = crate::weight::pagoda::Pagoda::standard(&self.army.lattice());
-        let (level, window) = (
-            self.proof.level,
-            crate::weight::pagoda::window_level(&pagoda.lattice),
-        );
+        let level = self.proof.level;
         let at = counted_at.unwrap_or(level);
-        self.expect((1..=level.min(window)).contains(&at), || {
-            format!(
-                "the weight is counted at level {at}: not between 1 and {}",
-                level.min(window)
-            )
+        self.expect((1..=level).contains(&at), || {
+            format!("the weight is counted at level {at}: not between 1 and {level}")
         })?;
-        let total = pagoda.start_profile(at).total();
+        // The checker's own closed form (super::weigh), not the solver's window.
+        let total = super::weigh::start_weight(&self.army.lattice(), at, Cell::ORIGIN, 0);
+        self.expect(total.is_ok(), || total.clone().unwrap_err())?;
+        let total = total.unwrap();
         self.expect(total == weight && total <= Golden::ONE, || {
             format!("start rows weigh {total}, stated {weight}; impossible needs <= 1")
         })
     }
 
     /// Every last jump of the split, with the improved function of d a pagoda function on
-    /// the window (the premises) and the whole start region weighing at most 1 under it.
+    /// the window (the premises) and the whole start region weighing at most 1 under it
+    /// (its weight in the checker's own closed form, [`super::weigh`]).
     fn unreachable(&mut self, last_jumps: &[(Cell, Golden)]) -> Result<(), CheckError> {
         self.summary.claim = "impossible".into();
         self.symmetries()?;
         let lattice = self.army.lattice();
         let level = self.proof.level;
-        let window = crate::weight::pagoda::window_level(&lattice);
-        self.expect(level <= window, || {
-            format!("level {level} is beyond the window {window}")
-        })?;
         for d in lattice.last_jump_directions() {
             self.context = format!("{} {level}, d={d:?}", self.proof.army);
             let stated = last_jumps.iter().find(|(e, _)| *e == d).map(|&(_, w)| w);
@@ -206,8 +200,9 @@ impl Checker<'_> {
             let space = Space::new(self.army, level, d, 40);
             let premises = space.premises(space.exact_to());
             self.expect(premises.is_ok(), || premises.clone().unwrap_err())?;
-            let pagoda = crate::weight::pagoda::Pagoda::improved(&lattice, d);
-            let total = pagoda.start_profile(level).total();
+            let total = super::weigh::start_weight(&lattice, level, d, 1);
+            self.expect(total.is_ok(), || total.clone().unwrap_err())?;
+            let total = total.unwrap();
             self.expect(Some(total) == stated && total <= Golden::ONE, || {
                 format!("start cells weigh {total}, stated {stated:?}; impossible needs <= 1")
             })?;

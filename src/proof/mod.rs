@@ -3,7 +3,8 @@
 //! solver's proof checker is kept apart from the solver.
 //!
 //! The checker's parts: [`bind`] (the proof bound to the problem it claims, by fingerprint),
-//! [`space`] (exponents, start cells, premises), [`profiles`] (board
+//! [`space`] (exponents, start cells, premises), [`weigh`] (the exact
+//! weight of a start region in closed form, for impossible levels), [`profiles`] (board
 //! limits, reductions, the enumeration of profiles), [`ip`] (its own jump-matrix builder),
 //! [`farkas`] (exact certificates), [`lp`] (pagoda functions stated by weights), [`resolve`]
 //! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
@@ -31,3 +32,4 @@ pub mod resolve;
 pub mod space;
 pub mod summary;
 pub mod verify;
+pub mod weigh;
