@@ -151,6 +151,7 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
 pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     let board = PegBoard::read(&a.model).map_err(Error::usage)?;
     cli::check_writable(&a.out)?;
+    crate::cli::args::install_interrupt_handler();
     let sub = a.out.join(&board.name);
     let t0 = Instant::now();
     let mut failed: Option<Error> = None;

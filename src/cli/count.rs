@@ -55,6 +55,9 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
         crate::cli::args::check_writable(dir)?;
     }
     crate::cli::args::check_parent_writable(a.proof.as_deref())?;
+    // Ctrl-C stops the solver calls: the armies counted so far are printed and written,
+    // reported as a lower bound (exit 3), as a time limit would.
+    crate::cli::args::install_interrupt_handler();
     let out = count::count_on(army, level, a.time_limit, a.jobs as usize)?;
     if a.json {
         outln!("{}", to_json(&out));

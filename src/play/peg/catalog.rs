@@ -14,15 +14,18 @@ use std::fmt::Write as _;
 /// resource count, the first jump vectors, the beam searches), then each one left undecided
 /// with the full limits (its seconds are the sum of both passes). Both passes first try the
 /// pruned exhaustion's quickest tries (milliseconds: [`super::exhaust::quick_probe`]). Past
-/// `deadline`, only the cheap steps run (position class, resource count, those quick tries):
-/// what they leave open is reported undecided, never guessed.
+/// `deadline` or after Ctrl-C, only the cheap steps run (position class, resource count,
+/// those quick tries): what they leave open is reported undecided, never guessed.
 pub fn run(
     board: &PegBoard,
     limits: &Limits,
     deadline: Option<std::time::Instant>,
     mut each: impl FnMut(&Outcome),
 ) -> Result<Vec<Outcome>, String> {
-    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    // Ctrl-C counts as the deadline: what is left gets the cheap steps only (milliseconds a
+    // problem), so the catalogue settled so far is still written whole.
+    let interrupted = || crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    let late = || interrupted() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let cheap = Limits {
         rounds: 0,
         pruned: false,
@@ -52,7 +55,13 @@ pub fn run(
             if std::ptr::eq(full, &cheap)
                 && let Verdict::Undecided { why } = &mut o.verdict
             {
-                *why = "the catalogue's time limit had passed: only the position class, the resource count, the quick tries of the pruned exhaustion, the first jump vectors and the beam searches were tried".into();
+                let stop = match interrupted() {
+                    true => "the catalogue was stopped by Ctrl-C",
+                    false => "the catalogue's time limit had passed",
+                };
+                *why = format!(
+                    "{stop}: only the position class, the resource count, the quick tries of the pruned exhaustion, the first jump vectors and the beam searches were tried"
+                );
             }
         }
         each(o);

@@ -1,0 +1,61 @@
+//! Ctrl-C on a long command ends it with exit 3 and what it settled so far, printed and
+//! written, never a lost run (exit 130 and an empty `--out`).
+
+mod common;
+use common::scratch;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Runs `solarmy ARGS`, sends SIGINT after `after`, and returns (exit code, stdout).
+fn interrupted(args: &[&str], after: Duration) -> (i32, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_solarmy"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+    )
+}
+
+#[test]
+fn count_stops_with_the_armies_found() {
+    let dir = scratch("sigint-count");
+    let out = dir.join("d");
+    let (code, stdout) = interrupted(
+        &[
+            "count",
+            "--army",
+            "skew",
+            "--level",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(4),
+    );
+    assert_eq!(code, 3, "{stdout}");
+    assert!(stdout.contains("at least"), "{stdout}");
+    assert!(std::fs::read_dir(&out).unwrap().count() > 0);
+}
+
+#[test]
+fn catalog_stops_with_the_problems_settled() {
+    let dir = scratch("sigint-catalog");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/diamond41.toml");
+    let (code, stdout) = interrupted(
+        &["catalog", "--model", model, "--out", dir.to_str().unwrap()],
+        Duration::from_secs(3),
+    );
+    assert_eq!(code, 3, "{stdout}");
+    let csv = std::fs::read_to_string(dir.join("diamond41.csv")).unwrap();
+    // Every problem has its row: settled, or undecided with the reason.
+    assert_eq!(csv.lines().count(), 1 + 237);
+    assert!(csv.contains("undecided"), "{csv}");
+}
