@@ -184,8 +184,7 @@ fn check_names_a_board_problem_by_its_vacancy_and_finish() {
     let (code, out, _) = solarmy(&["check", p]);
     assert_eq!(code, 0);
     // A board has no level, rounds or cases to report.
-    let line = format!(
-        "{p}: french (0,0)->(0,0) not solvable (position class) proven: 10 steps, 0 integer programs"
-    );
+    let line = format!("{p}: french (0,0)->(0,0) not solvable (position class) proven (problem ");
     assert!(out.starts_with(&line), "{out}");
+    assert!(out.contains("): 11 steps, no integer program"), "{out}");
 }
