@@ -178,3 +178,32 @@ fn every_plane_model_of_unit_jumps_is_refused_or_weighed_exactly() {
     // 11 direction sets, each with 3 start regions.
     assert_eq!(accepted, 33);
 }
+
+/// In space only the six unit jumps on every cell are covered: the fcc lattice's twelve
+/// jumps and the 26 king moves are refused in one line.
+#[test]
+fn other_lattices_in_space_are_refused_in_one_line() {
+    let mut fcc = Vec::new();
+    let mut king = Vec::new();
+    for x in -1i32..=1 {
+        for y in -1i32..=1 {
+            for z in -1i32..=1 {
+                let n = x.abs() + y.abs() + z.abs();
+                if n == 2 {
+                    fcc.push(format!("[{x}, {y}, {z}]"));
+                }
+                if n > 0 {
+                    king.push(format!("[{x}, {y}, {z}]"));
+                }
+            }
+        }
+    }
+    for (dirs, cells) in [(fcc, "\"even\""), (king, "\"all\"")] {
+        let text = format!(
+            "name = \"s\"\ndimension = 3\ndirections = [{}]\ncells = {cells}\nstart = {{ kind = \"half-space\" }}\n",
+            dirs.join(", ")
+        );
+        let e = Army::parse(&text).map(|_| ()).unwrap_err();
+        assert!(e.contains("three dimensions") && !e.contains('\n'), "{e}");
+    }
+}
