@@ -179,8 +179,9 @@ fn every_plane_model_of_unit_jumps_is_refused_or_weighed_exactly() {
     assert_eq!(accepted, 33);
 }
 
-/// In space only the six unit jumps on every cell are covered: the fcc lattice's twelve
-/// jumps and the 26 king moves are refused in one line.
+/// In space only the six unit jumps on every cell, men in a half-space, are covered: the
+/// fcc lattice's twelve jumps, the 26 king moves and a cube or octahedron desert (whose
+/// search panicked from level 8) are refused in one line.
 #[test]
 fn other_lattices_in_space_are_refused_in_one_line() {
     let mut fcc = Vec::new();
@@ -205,5 +206,13 @@ fn other_lattices_in_space_are_refused_in_one_line() {
         );
         let e = Army::parse(&text).map(|_| ()).unwrap_err();
         assert!(e.contains("three dimensions") && !e.contains('\n'), "{e}");
+    }
+    let six = "[[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]";
+    for metric in ["chebyshev", "manhattan"] {
+        let text = format!(
+            "name = \"s\"\ndimension = 3\ndirections = {six}\ncells = \"all\"\nstart = {{ kind = \"outside\", metric = \"{metric}\" }}\n"
+        );
+        let e = Army::parse(&text).map(|_| ()).unwrap_err();
+        assert!(e.contains("field `start`") && !e.contains('\n'), "{e}");
     }
 }
