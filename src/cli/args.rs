@@ -164,6 +164,9 @@ pub struct SolveArgs {
     /// Write the proof of the answer (JSON; gzip-compressed when FILE ends in .gz), for `solarmy check`
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+    /// First look for an army for up to SECS seconds (taken from --time-limit), with no proof: a verified army found caps the climb, whose rounds of its size and above are never solved; when the climb stops short of it, it is reported as best_size, never as the minimum
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub find: Option<f64>,
     #[command(flatten)]
     pub display: Display,
 }

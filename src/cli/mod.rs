@@ -40,6 +40,7 @@ use crate::proof::verify;
 use crate::report::bounds;
 use crate::report::export;
 use crate::report::render;
+use crate::search::find::{self, FindReport};
 use crate::search::minimum::{self, Outcome, Request, Status};
 use crate::weight::golden::Golden;
 use crate::weight::pagoda::Pagoda;
@@ -193,16 +194,20 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         verbose: a.display.verbose,
         ..Request::new(army, level)
     };
-    let out = minimum::find_minimum(&req)?;
+    let (out, find) = climb_after_find(req, a.find)?;
     // The answer first, then the files: a file that cannot be written never hides it.
     let files = match (&a.out, out.verified) {
         (Some(dir), true) => Some(output_paths(dir, &format!("{}-{}", out.army, out.level))),
         _ => None,
     };
     let shown = if a.json {
-        emitln(&outcome_json(&out, files.as_ref()).to_string())
+        let mut v = outcome_json(&out, files.as_ref());
+        if let Some(f) = &find {
+            v["find"] = find_json(f);
+        }
+        emitln(&v.to_string())
     } else {
-        print_summary(&out)
+        print_summary(&out, find.as_ref())
     };
     // Written even when standard output has gone: the files were asked for.
     if let (Some(dir), Some(_)) = (&a.out, &files) {
@@ -218,6 +223,36 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     Ok(match out.status {
         Status::Optimal | Status::Impossible => 0,
         Status::Open | Status::TimeLimit | Status::Interrupted => 3,
+    })
+}
+
+/// The climb, after the search for an army when `find` asks for one: that search takes up
+/// to `find` seconds of the time limit, and the climb the rest, capped by its army.
+fn climb_after_find(
+    mut req: Request,
+    find: Option<f64>,
+) -> Result<(Outcome, Option<FindReport>), Error> {
+    let Some(secs) = find else {
+        return Ok((minimum::find_minimum(&req)?, None));
+    };
+    let report = find::find_army(&req, req.time_limit.map_or(secs, |t| t.min(secs)))?;
+    req.time_limit = req.time_limit.map(|t| (t - report.seconds).max(0.0));
+    req.incumbent = report.found.clone();
+    let mut out = minimum::find_minimum(&req)?;
+    out.seconds += report.seconds;
+    Ok((out, Some(report)))
+}
+
+/// What the search for an army did, for `--json`.
+fn find_json(f: &FindReport) -> serde_json::Value {
+    json!({
+        "men": f.found.as_ref().map(|a| a.men()),
+        "last_jump": f.found.as_ref().map(|a| a.last_jump),
+        "cells": f.found.as_ref().map(|a| a.cells),
+        "jumps": f.found.as_ref().map(|a| a.jumps),
+        "programs": f.programs,
+        "unorderable": f.unorderable,
+        "seconds": f.seconds,
     })
 }
 
@@ -319,6 +354,8 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
         "level": out.level,
         "status": out.status.as_str(),
         "min_size": out.min_size,
+        // The verified army reported, proven minimal only when the status is optimal.
+        "best_size": out.verified.then_some(out.army_cells.len()),
         "lower_bound": out.lower_bound,
         "pagoda_bound": out.pagoda_bound,
         "board_proven": out.board_proven,
@@ -349,7 +386,7 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
     v
 }
 
-fn print_summary(out: &Outcome) -> Result<(), Error> {
+fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> {
     let mut s = format!("army {}  level {}\n", out.army, out.level);
     match out.status {
         Status::Impossible => {
@@ -368,6 +405,24 @@ fn print_summary(out: &Outcome) -> Result<(), Error> {
         show(out.lower_bound),
         show(out.pagoda_bound)
     );
+    if out.verified && out.status != Status::Optimal {
+        let best = out.army_cells.len() as u64;
+        s += &format!(
+            "best army {best} men, not proven minimal (gap {})\n",
+            out.lower_bound
+                .map_or("-".into(), |l| best.saturating_sub(l).to_string())
+        );
+    }
+    if let Some(f) = find {
+        s += &format!(
+            "find: {} in {:.1} s, {}\n",
+            f.found
+                .as_ref()
+                .map_or("no army".into(), |a| format!("an army of {} men", a.men())),
+            f.seconds,
+            plural(f.programs, "integer program")
+        );
+    }
     s += &format!(
         "board {} cells, {} jumps; proven to hold every useful cell: {}{}\n",
         out.cells,

@@ -315,8 +315,22 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
         _scratch: scratch,
         case_dir,
     };
-    while !search.round(k)? {
+    // An army found beforehand caps the climb: once the rounds below its size have no army,
+    // it is the minimum, and the rounds of its size and above are never solved.
+    let cap = req.incumbent.as_ref().map(|f| f.men());
+    loop {
+        if cap.is_some_and(|c| k >= c) {
+            search.take_incumbent();
+            search.conclude(k)?;
+            break;
+        }
+        if search.round(k)? {
+            break;
+        }
         k += 1;
+    }
+    if let Some(found) = &req.incumbent {
+        super::find::offer(&mut search.out, found);
     }
     Ok(search.out)
 }
@@ -818,6 +832,19 @@ impl Search<'_> {
             jumps,
             ..found
         };
+    }
+
+    /// The army found before the climb, once every round below its size has no army.
+    fn take_incumbent(&mut self) {
+        let Some(f) = &self.req.incumbent else {
+            return;
+        };
+        self.out.min_size = Some(f.men());
+        self.out.verified = true;
+        self.out.army_cells = f.army_cells.clone();
+        self.out.play = f.play.clone();
+        self.out.moves = f.moves;
+        self.out.last_jump = Some(f.last_jump);
     }
 
     /// A time limit or Ctrl-C in round k: report what was found and the bound so far. The

@@ -1,11 +1,13 @@
 //! The search for a proven minimum: what a request asks and how it ended ([`outcome`]), the
-//! case sweeps of a split round ([`sweep`]), the rounds K, K + 1, … ([`minimum`]), the record
+//! case sweeps of a split round ([`sweep`]), the rounds K, K + 1, … ([`minimum`]), an army
+//! found fast with no proof, to cap them ([`find`]), the record
 //! of settled rounds that a rerun may reuse ([`record`]), counting every minimum army
 //! ([`count`]) and the fewest moves over all of them ([`fewest_armies`]). Uses everything
 //! from [`crate::play`] down.
 
 pub mod count;
 pub mod fewest_armies;
+pub mod find;
 pub mod minimum;
 pub mod outcome;
 pub mod record;

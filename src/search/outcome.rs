@@ -50,6 +50,28 @@ pub struct Request {
     pub verbose: bool,
     /// Seconds before a hard case is split on the fly ([`crate::search::sweep::Sweep::split_after`]).
     pub split_after: Option<f64>,
+    /// A verified army found before the climb ([`crate::search::find`]): the rounds of its
+    /// size and above are never solved, and it is the answer's army unless the climb finds
+    /// a smaller one.
+    pub incumbent: Option<Found>,
+}
+
+/// A verified army and its play, found without any proof of minimality.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub army_cells: Vec<Cell>,
+    pub play: Vec<Step>,
+    pub moves: usize,
+    pub last_jump: Cell,
+    /// The board of the program that found it.
+    pub cells: usize,
+    pub jumps: usize,
+}
+
+impl Found {
+    pub fn men(&self) -> u64 {
+        self.army_cells.len() as u64
+    }
 }
 
 impl Request {
@@ -70,6 +92,7 @@ impl Request {
             jobs: 1,
             verbose: false,
             split_after: Some(SPLIT_AFTER),
+            incumbent: None,
         }
     }
 }
