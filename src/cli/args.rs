@@ -17,7 +17,7 @@ pub const EXIT_CODES: &str = "Start here:
   solarmy check conway-4.json    # re-verify that proof with the separate checker
   solarmy bounds                 # what the pagoda functions alone say, level by level
   solarmy catalog --model models/english.toml   # every problem of the 33-hole board
-Each command's --help has examples; README.md has the mathematics and the results.
+Each command's --help has examples; docs/ is the guide (the mathematics in docs/mathematics.md), README.md the results.
 
 Exit codes: 0 answered (optimal, impossible, legal), 1 failure (an input file unreadable \
 or malformed, an illegal play, a file that cannot be written, a solver error), 2 bad command line \

@@ -2,8 +2,8 @@
 //! that meets in the middle, run by the checker's own search ([`crate::proof::levels`]) so that
 //! the counts the proof states are the ones `solarmy check` recomputes.
 //!
-//! The pagodas are candidates built from the board's shape (Bell's resource counts of
-//! reference 003 are of this form: −1 on corners or on the edge, +1 on one lattice class of
+//! The pagodas are candidates built from the board's shape (Bell's resource counts on his
+//! peg-solitaire pages are of this form: −1 on corners or on the edge, +1 on one lattice class of
 //! the other holes, 0 elsewhere); only candidates with p(to) <= p(from) + p(over) for every
 //! jump are kept, and the checker verifies that again. Pagodas made for the problem at hand
 //! ([`super::sharpen`]) may join them; the proof lists every pagoda the search used.
