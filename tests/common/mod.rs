@@ -3,6 +3,7 @@
 use std::process::Command;
 
 /// Exit code, stdout and stderr of `solarmy ARGS`.
+#[allow(dead_code)]
 pub fn solarmy(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
         .args(args)
