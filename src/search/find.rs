@@ -7,23 +7,29 @@
 //! exponent up to the heaviest army of K men's farthest man plus a margin, K a generous
 //! number above the pagoda bound L_d, and only the jumps such an army can afford. HiGHS
 //! minimises the men within a time slice and its incumbent is taken, whatever its gap;
-//! a board on which nothing is found grows (more men allowed, a wider margin). Every
-//! incumbent is ordered into a play and replayed ([`super::outcome::order_play`],
-//! [`crate::proof::verify::replay`]) before it counts; one that cannot be ordered is cut off
-//! and the slice solved again. Once an army is found, the program is solved again with at
-//! most one man fewer, on the same board and then on a larger one, while time remains: the
-//! climb from above. Nothing found here is a minimum: it caps the climb
-//! ([`super::outcome::Request::incumbent`]), and the answer reports it as the best army.
+//! a board on which nothing is found grows (more men allowed, a wider margin), within half
+//! the budget. When that finds nothing, the search is staged: an army one level down is
+//! found the same way and *lifted*, by the program from this level's start to that army's
+//! start position on the cells of the lower level's start region, its play followed by the
+//! lower army's. Every incumbent is ordered into a play and replayed
+//! ([`super::outcome::order_play`], [`crate::proof::verify::replay`]) before it counts; one
+//! that cannot be ordered is cut off and the slice solved again. Once an army of m men is
+//! found, the program with at most m − 1 men is solved on the board of its stage and then on
+//! wider ones while time remains: the climb from above. Nothing found here is a minimum: it
+//! caps the climb ([`super::outcome::Request::incumbent`]), and the answer reports it as the
+//! best army.
 
 use super::outcome::{Found, ORDER_BUDGET, Outcome, Request, Status, order_play};
 use crate::error::Error;
 use crate::ip::model::{Model, Spec};
 use crate::ip::solve::{self, INTERRUPTED, IpStatus, Options};
+use crate::play::order::{Ordering, order};
 use crate::problem::geometry::Cell;
-use crate::proof::verify;
-use crate::reduce::board::{Board, Limit};
+use crate::proof::verify::{self, Step};
+use crate::reduce::board::{Board, Jump, Limit};
 use crate::weight::golden::Golden;
 use crate::weight::pagoda::{Pagoda, Profile};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
@@ -34,6 +40,9 @@ const EXTRA: [f64; 4] = [0.1, 0.25, 0.5, 1.0];
 
 /// Exponents beyond the heaviest army's farthest man, stage by stage.
 const MARGINS: [i32; 4] = [2, 2, 3, 4];
+
+/// Stages the climb from above may widen the board beyond the finding stages.
+const WIDER: usize = 3;
 
 /// Unorderable incumbents cut off per program before it is given up.
 const MAX_CUTS: usize = 5;
@@ -70,14 +79,23 @@ pub fn find_army(req: &Request, budget: f64) -> Result<FindReport, Error> {
     if f.dirs.is_empty() {
         return Ok(f.report);
     }
+    // The direct programs within the first half of the budget, stage by stage.
     let mut stage = 0;
-    while f.report.found.is_none() && stage < EXTRA.len() && f.left() > 0.5 {
-        let slice = f.left() / (EXTRA.len() - stage) as f64;
+    let direct_until = budget / 2.0;
+    while f.report.found.is_none() && stage < EXTRA.len() {
+        let spent = f.t0.elapsed().as_secs_f64();
+        let slice = (direct_until - spent).min(f.left()) / (EXTRA.len() - stage) as f64;
+        if slice < 0.5 {
+            break;
+        }
         for i in 0..f.dirs.len() {
             let share = slice / (f.dirs.len() - i) as f64;
             f.attempt(i, stage, None, share.min(f.left()))?;
         }
         stage += 1;
+    }
+    if f.report.found.is_none() && req.level > 1 {
+        f.lift()?;
     }
     f.improve(stage.saturating_sub(1))?;
     f.report.seconds = f.t0.elapsed().as_secs_f64();
@@ -106,6 +124,15 @@ fn directions(req: &Request) -> Vec<Direction> {
     dirs
 }
 
+/// Exponents beyond the heaviest army's farthest man at `stage`: the stages' margins, then
+/// two more per stage beyond them (only the climb from above goes that far).
+fn margin(stage: usize) -> i32 {
+    match MARGINS.get(stage) {
+        Some(&m) => m,
+        None => MARGINS[MARGINS.len() - 1] + 2 * (stage + 1 - MARGINS.len()) as i32,
+    }
+}
+
 /// The finding board for armies of at most `k` men ending with the last jump d: every cell
 /// up to `margin` exponents beyond the heaviest such army's farthest man (capped by the
 /// window the function is trusted on), and every jump losing at most that army's slack,
@@ -115,11 +142,53 @@ fn finding_board(dir: &Direction, level: i32, k: u64, margin: i32) -> Board {
     let (per, heaviest) = dir.profile.heaviest(k);
     let limit = Limit {
         men: k,
-        max_exponent: (per.len() as i32 - 1 + margin).min(dir.pagoda.trusted_exponent() - 8),
+        max_exponent: (per.len() as i32 - 1 + margin).min(top_exponent(&dir.pagoda)),
         max_loss: heaviest - Golden::ONE,
         proven: false,
     };
     Board::new(&dir.pagoda, level, &limit)
+}
+
+/// The largest board exponent the function is trusted for, with the climb's own headroom.
+fn top_exponent(pagoda: &Pagoda) -> i32 {
+    pagoda.trusted_exponent() - 8
+}
+
+/// Every cell and jump of the board of exponent <= `max_exponent` (whatever their loss)
+/// whose cells satisfy `keep`.
+fn region_board(
+    pagoda: &Pagoda,
+    level: i32,
+    max_exponent: i32,
+    keep: impl Fn(Cell) -> bool,
+) -> Board {
+    let limit = Limit {
+        men: 0,
+        max_exponent,
+        max_loss: (1i128 << 40) * Golden::ONE,
+        proven: false,
+    };
+    let b = Board::new(pagoda, level, &limit);
+    let kept: Vec<usize> = (0..b.cells.len()).filter(|&i| keep(b.cells[i])).collect();
+    let cells: Vec<Cell> = kept.iter().map(|&i| b.cells[i]).collect();
+    let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(n, &c)| (c, n)).collect();
+    let (mut jumps, mut loss) = (Vec::new(), Vec::new());
+    for (j, &l) in b.jumps.iter().zip(&b.loss) {
+        let at = |i: usize| index.get(&b.cells[i]).copied();
+        if let (Some(from), Some(over), Some(to)) = (at(j.from), at(j.over), at(j.to)) {
+            jumps.push(Jump { from, over, to });
+            loss.push(l);
+        }
+    }
+    Board {
+        exponent: kept.iter().map(|&i| b.exponent[i]).collect(),
+        start: kept.iter().map(|&i| b.start[i]).collect(),
+        cells,
+        index,
+        jumps,
+        loss,
+        level,
+    }
 }
 
 struct Finder<'a> {
@@ -140,6 +209,7 @@ impl Finder<'_> {
 
     /// The men allowed at `stage` for the i-th last jump, below the best army found.
     fn men(&self, i: usize, stage: usize) -> u64 {
+        let stage = stage.min(EXTRA.len() - 1);
         let b = self.dirs[i].bound;
         let k = b + ((b as f64 * EXTRA[stage]).ceil() as u64).max(2);
         match &self.report.found {
@@ -160,10 +230,13 @@ impl Finder<'_> {
     ) -> Result<bool, Error> {
         let dir = &self.dirs[i];
         let k = cap.unwrap_or_else(|| self.men(i, stage));
-        if k < dir.bound || seconds < 0.5 {
+        if k < dir.bound {
+            return Ok(true);
+        }
+        if seconds < 0.5 {
             return Ok(false);
         }
-        let board = finding_board(dir, self.req.level, k, MARGINS[stage]);
+        let board = finding_board(dir, self.req.level, k, margin(stage));
         let mut spec = Spec {
             fin: board.last_jump_position(dir.d),
             max_men: Some(k),
@@ -182,7 +255,7 @@ impl Finder<'_> {
             };
             let sol = solve::solve(Model::build(&board, &spec), &opts)?;
             self.report.programs += 1;
-            self.say(i, k, &board, &sol);
+            self.say(&format!("at most {k} men"), self.dirs[i].d, &board, &sol);
             if sol.status == IpStatus::Infeasible {
                 return Ok(spec.excluded.is_empty());
             }
@@ -221,13 +294,106 @@ impl Finder<'_> {
             }
             let improved = self.report.found.as_ref().map(Found::men) != Some(m);
             if !improved {
-                if !all_infeasible || stage + 1 == MARGINS.len() {
+                // Infeasible on every board of this margin: a wider one, while it grows.
+                let grows = self.dirs.iter().any(|d| {
+                    let far = d.profile.heaviest(m - 1).0.len() as i32 - 1;
+                    far + margin(stage) < top_exponent(&d.pagoda)
+                });
+                if !all_infeasible || !grows || stage + 1 >= MARGINS.len() + WIDER {
                     return Ok(());
                 }
                 stage += 1;
             }
         }
         Ok(())
+    }
+
+    /// Staged: an army one level down (found by this search, in a third of the time left)
+    /// is lifted: the program from this level's start to that army's start position, on
+    /// the cells of the lower level's start region only (the lifted play need not come
+    /// nearer), then that army's play. Boards wider by 2, 4, 6 exponents in turn.
+    fn lift(&mut self) -> Result<(), Error> {
+        let level = self.req.level;
+        let below = Request {
+            level: level - 1,
+            incumbent: None,
+            ..self.req.clone()
+        };
+        let report = find_army(&below, self.left() / 3.0)?;
+        self.report.programs += report.programs;
+        let Some(lower) = report.found else {
+            return Ok(());
+        };
+        let lattice = self.req.army.lattice();
+        let pagoda = Pagoda::improved(&lattice, lower.last_jump);
+        let top = lower.army_cells.iter().filter_map(|&c| pagoda.exponent(c));
+        let Some(top) = top.max() else {
+            return Ok(());
+        };
+        for (n, extra) in [2, 4, 6].into_iter().enumerate() {
+            let e = (top + extra).min(top_exponent(&pagoda));
+            let board = region_board(&pagoda, level, e, |c| lattice.in_start(c, level - 1));
+            let fin: Option<Vec<usize>> = lower
+                .army_cells
+                .iter()
+                .map(|c| board.index.get(c).copied())
+                .collect();
+            let Some(fin) = fin else {
+                return Ok(());
+            };
+            let seconds = self.left() / (3 - n) as f64;
+            if seconds < 0.5 {
+                return Ok(());
+            }
+            let opts = Options {
+                time_limit: Some(seconds),
+                ..Options::default()
+            };
+            let spec = Spec {
+                fin,
+                ..Spec::default()
+            };
+            let sol = solve::solve(Model::build(&board, &spec), &opts)?;
+            self.report.programs += 1;
+            let what = format!("lift of {} men from level {}", lower.men(), level - 1);
+            self.say(&what, lower.last_jump, &board, &sol);
+            if let Some(found) = self.lifted(&board, &sol, &lower) {
+                self.report.found = Some(found);
+                return Ok(());
+            }
+            self.report.unorderable += sol.objective.is_some() as usize;
+        }
+        Ok(())
+    }
+
+    /// A lift's incumbent ordered, followed by the lower army's play, and replayed.
+    fn lifted(&self, board: &Board, sol: &solve::IpSolution, lower: &Found) -> Option<Found> {
+        sol.objective?;
+        let priority = |j: usize| board.exponent[board.jumps[j].from].unwrap_or(0) as i64;
+        let Ordering::Found(seq) = order(board, &sol.start, &sol.jumps, priority, ORDER_BUDGET)
+        else {
+            return None;
+        };
+        let army_cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
+        let mut play: Vec<Step> = seq
+            .iter()
+            .map(|&j| Step {
+                from: board.cells[board.jumps[j].from],
+                over: board.cells[board.jumps[j].over],
+                to: board.cells[board.jumps[j].to],
+            })
+            .collect();
+        play.extend_from_slice(&lower.play);
+        let lattice = self.req.army.lattice();
+        let r = verify::replay(&lattice, self.req.level, &army_cells, &play).ok()?;
+        Some(Found {
+            army_cells,
+            play,
+            moves: r.moves,
+            last_jump: lower.last_jump,
+            cells: board.cells.len(),
+            jumps: board.jumps.len(),
+        })
     }
 
     /// The incumbent ordered into a play and replayed; None when it cannot be ordered (or,
@@ -247,11 +413,11 @@ impl Finder<'_> {
         })
     }
 
-    fn say(&self, i: usize, k: u64, board: &Board, sol: &solve::IpSolution) {
+    fn say(&self, what: &str, d: Cell, board: &Board, sol: &solve::IpSolution) {
         if self.req.verbose {
             eprintln!(
-                "find: at most {k} men, last jump over {:?}, {} cells, {} jumps: {:?}, incumbent {}, {:.1} s",
-                self.dirs[i].d,
+                "find: level {}, {what}, last jump over {d:?}, {} cells, {} jumps: {:?}, incumbent {}, {:.1} s",
+                self.req.level,
                 board.cells.len(),
                 board.jumps.len(),
                 sol.status,
@@ -279,4 +445,30 @@ pub fn offer(out: &mut Outcome, found: &Found) {
     out.play = found.play.clone();
     out.moves = found.moves;
     out.last_jump = Some(found.last_jump);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Army;
+
+    /// The staged program alone: the 7×7 desert's army lifted from one of the 5×5 desert,
+    /// the lower play replayed after the lifted one.
+    #[test]
+    fn an_army_one_level_down_is_lifted() {
+        let army = Army::read(std::path::Path::new("models/desert-square.toml")).unwrap();
+        let req = Request::new(army, 4);
+        let mut f = Finder {
+            req: &req,
+            t0: Instant::now(),
+            budget: 30.0,
+            report: FindReport::default(),
+            dirs: directions(&req),
+        };
+        f.lift().unwrap();
+        let found = f.report.found.expect("a lifted army");
+        assert!(found.men() >= 16, "{}", found.men());
+        let lattice = army.lattice();
+        verify::replay(&lattice, 4, &found.army_cells, &found.play).unwrap();
+    }
 }
