@@ -153,3 +153,27 @@ fn a_relabelled_proof_of_each_kind_is_refused() {
         );
     }
 }
+
+/// A model file may not borrow a bundled name for another problem: its proofs would be
+/// refused as relabelled, so it is refused up front, in one line.
+#[test]
+fn a_model_under_a_bundled_name_must_be_that_model() {
+    let dir = scratch("bind-name");
+    let model = dir.join("m.toml");
+    std::fs::write(
+        &model,
+        bundled_text("diagonal").replace("\"diagonal\"", "\"conway\""),
+    )
+    .unwrap();
+    let m = model.to_str().unwrap();
+    let r = solarmy(&["solve", "--model", m, "--level", "3"]);
+    assert_eq!(r.0, 2, "{r:?}");
+    assert!(
+        r.2.contains("field `name`") && r.2.contains("`directions` differs"),
+        "{r:?}"
+    );
+    assert_eq!(r.2.lines().count(), 1, "{r:?}");
+    // The bundled model itself, with other comments, is fine.
+    std::fs::write(&model, format!("# mine\n{}", bundled_text("conway"))).unwrap();
+    assert_eq!(solarmy(&["solve", "--model", m, "--level", "3"]).0, 0);
+}

@@ -42,6 +42,13 @@ impl Problem {
     /// Parses and validates a model file's text.
     pub fn parse(text: &str) -> Result<Problem, String> {
         let spec = file::parse(text)?;
+        // A bundled name means that problem: another model under it would write proofs that
+        // the checker refuses as relabelled.
+        if let Some(why) = fingerprint::bundled_difference(&spec) {
+            return Err(format!(
+                "field `name`: {why}; give the model a name of its own"
+            ));
+        }
         let bundled = bundled_armies().iter().any(|a| a.problem().spec == spec);
         Ok(Problem::from_spec(spec, text, bundled))
     }
