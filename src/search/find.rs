@@ -1,4 +1,4 @@
-//! Finding an army fast, with no proof: the first side of the two-sided search (issue 39).
+//! Finding an army fast, with no proof: the first side of the two-sided search.
 //!
 //! The climb of [`super::minimum`] proves each round K infeasible before it tries K + 1, and
 //! on the larger problems (Conway in Z³ level 7, the deserts of side 9 and more) it runs out
