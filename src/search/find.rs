@@ -82,15 +82,21 @@ pub fn find_army(req: &Request, budget: f64) -> Result<FindReport, Error> {
     // The direct programs stage by stage, the time left shared among the stages to come
     // (Z³ level 7: nothing at +10 % in 150 s, 200 men at +25 % in 150 s, 196 men by the
     // climb from above); the lift takes what infeasible stages left over.
-    let mut stage = 0;
-    while f.report.found.is_none() && stage < EXTRA.len() {
-        let slice = f.left() / (EXTRA.len() - stage) as f64;
+    // Beyond the stages, while every program is infeasible (the square desert of side 11:
+    // no army of up to 144 men within 4 to 14 exponents of the heaviest one), the board
+    // widens and more men are allowed, each wider stage taking half the time left.
+    let (mut stage, mut infeasible) = (0, true);
+    while f.report.found.is_none()
+        && (stage < EXTRA.len() || infeasible && f.grows(stage, |i| f.men(i, stage)))
+    {
+        let slice = f.left() / EXTRA.len().saturating_sub(stage).max(2) as f64;
         if slice < 0.5 {
             break;
         }
+        infeasible = true;
         for i in 0..f.dirs.len() {
             let share = slice / (f.dirs.len() - i) as f64;
-            f.attempt(i, stage, None, share.min(f.left()))?;
+            infeasible &= f.attempt(i, stage, None, share.min(f.left()))?;
         }
         stage += 1;
     }
@@ -207,11 +213,22 @@ impl Finder<'_> {
         (self.budget - self.t0.elapsed().as_secs_f64()).max(0.0)
     }
 
+    /// Whether the board of the next stage is wider than that of `stage` for some last
+    /// jump, with `men(i)` men for the i-th.
+    fn grows(&self, stage: usize, men: impl Fn(usize) -> u64) -> bool {
+        self.dirs.iter().enumerate().any(|(i, d)| {
+            let far = d.profile.heaviest(men(i)).0.len() as i32 - 1;
+            far + margin(stage) < top_exponent(&d.pagoda)
+        })
+    }
+
     /// The men allowed at `stage` for the i-th last jump, below the best army found.
     fn men(&self, i: usize, stage: usize) -> u64 {
-        let stage = stage.min(EXTRA.len() - 1);
+        // Beyond the stages, half the bound more per stage: more men afford lossier jumps.
+        let last = EXTRA.len() - 1;
+        let extra = EXTRA[stage.min(last)] + 0.5 * stage.saturating_sub(last) as f64;
         let b = self.dirs[i].bound;
-        let k = b + ((b as f64 * EXTRA[stage]).ceil() as u64).max(2);
+        let k = b + ((b as f64 * extra).ceil() as u64).max(2);
         match &self.report.found {
             Some(f) => k.min(f.men() - 1),
             None => k,
@@ -295,10 +312,7 @@ impl Finder<'_> {
             let improved = self.report.found.as_ref().map(Found::men) != Some(m);
             if !improved {
                 // Infeasible on every board of this margin: a wider one, while it grows.
-                let grows = self.dirs.iter().any(|d| {
-                    let far = d.profile.heaviest(m - 1).0.len() as i32 - 1;
-                    far + margin(stage) < top_exponent(&d.pagoda)
-                });
+                let grows = self.grows(stage, |_| m - 1);
                 if !all_infeasible || !grows || stage + 1 >= MARGINS.len() + WIDER {
                     return Ok(());
                 }
@@ -311,7 +325,8 @@ impl Finder<'_> {
     /// Staged: an army one level down (found by this search, in a third of the time left)
     /// is lifted: the program from this level's start to that army's start position, on
     /// the cells of the lower level's start region only (the lifted play need not come
-    /// nearer), then that army's play. Boards wider by 2, 4, 6 exponents in turn.
+    /// nearer), then that army's play. The board widens by two exponents while nothing is
+    /// found, each program taking a third of the time left.
     fn lift(&mut self) -> Result<(), Error> {
         let level = self.req.level;
         let below = Request {
@@ -330,8 +345,12 @@ impl Finder<'_> {
         let Some(top) = top.max() else {
             return Ok(());
         };
-        for (n, extra) in [2, 4, 6].into_iter().enumerate() {
-            let e = (top + extra).min(top_exponent(&pagoda));
+        // Wider by two exponents at a time while nothing is found and time is left.
+        for extra in (2..).step_by(2) {
+            let e = top + extra;
+            if e > top_exponent(&pagoda) {
+                return Ok(());
+            }
             let board = region_board(&pagoda, level, e, |c| lattice.in_start(c, level - 1));
             let fin: Option<Vec<usize>> = lower
                 .army_cells
@@ -341,7 +360,7 @@ impl Finder<'_> {
             let Some(fin) = fin else {
                 return Ok(());
             };
-            let seconds = self.left() / (3 - n) as f64;
+            let seconds = self.left() / 3.0;
             if seconds < 0.5 {
                 return Ok(());
             }
