@@ -325,8 +325,8 @@ impl Finder<'_> {
     /// Staged: an army one level down (found by this search, in a third of the time left)
     /// is lifted: the program from this level's start to that army's start position, on
     /// the cells of the lower level's start region only (the lifted play need not come
-    /// nearer), then that army's play. The board widens by two exponents while nothing is
-    /// found, each program taking a third of the time left.
+    /// nearer), then that army's play. The board widens by two exponents while the program
+    /// is infeasible, each taking a third of the time left.
     fn lift(&mut self) -> Result<(), Error> {
         let level = self.req.level;
         let below = Request {
@@ -381,6 +381,11 @@ impl Finder<'_> {
                 return Ok(());
             }
             self.report.unorderable += sol.objective.is_some() as usize;
+            // A wider board is tried only where this one is infeasible: one that ran out of
+            // time would leave the next less time for more work.
+            if sol.status != IpStatus::Infeasible {
+                return Ok(());
+            }
         }
         Ok(())
     }
