@@ -408,16 +408,7 @@ impl Finder<'_> {
             })
             .collect();
         play.extend_from_slice(&lower.play);
-        let lattice = self.req.army.lattice();
-        let r = verify::replay(&lattice, self.req.level, &army_cells, &play).ok()?;
-        Some(Found {
-            army_cells,
-            play,
-            moves: r.moves,
-            last_jump: lower.last_jump,
-            cells: board.cells.len(),
-            jumps: board.jumps.len(),
-        })
+        self.replayed(board, army_cells, play, lower.last_jump)
     }
 
     /// The incumbent ordered into a play and replayed; None when it cannot be ordered (or,
@@ -425,13 +416,24 @@ impl Finder<'_> {
     fn verified(&self, board: &Board, sol: &solve::IpSolution, i: usize) -> Option<Found> {
         let d = self.dirs[i].d;
         let (army_cells, play) = order_play(board, sol, d, ORDER_BUDGET)?;
+        self.replayed(board, army_cells, play, d)
+    }
+
+    /// An army and its play, if the independent replay accepts them: only then does it count.
+    fn replayed(
+        &self,
+        board: &Board,
+        army_cells: Vec<Cell>,
+        play: Vec<Step>,
+        last_jump: Cell,
+    ) -> Option<Found> {
         let lattice = self.req.army.lattice();
         let r = verify::replay(&lattice, self.req.level, &army_cells, &play).ok()?;
         Some(Found {
             army_cells,
             play,
             moves: r.moves,
-            last_jump: d,
+            last_jump,
             cells: board.cells.len(),
             jumps: board.jumps.len(),
         })
