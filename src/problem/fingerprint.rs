@@ -16,8 +16,9 @@ use sha2::{Digest, Sha256};
 /// The version of the canonical form; part of every fingerprint.
 const CANONICAL: &str = "solarmy-problem/1";
 
-/// Every model file of `models/`, bundled: the five armies of the paper (Table 8), the two
-/// deserts, Conway's army in 3-D and the seven peg-solitaire boards.
+/// Every model file of `models/`, bundled: the five armies of the paper first, in its order
+/// (Table 8; `Army::all` takes them from here), then the two deserts, Conway's army in 3-D
+/// and the seven peg-solitaire boards.
 pub const BUNDLED_MODELS: [(&str, &str); 15] = [
     ("conway", include_str!("../../models/conway.toml")),
     ("skew", include_str!("../../models/skew.toml")),
