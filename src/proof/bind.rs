@@ -2,14 +2,15 @@
 //! (or from the bundled model its name gives), and this decides whether that is the problem
 //! the proof claims and the reader asked about, before any step about the mathematics.
 //!
-//! Three tests, each a one-line reason when it fails: a bundled name (the armies, deserts,
-//! 3-D and boards of `models/`) must carry the bundled model itself, so a proof of another
-//! problem cannot borrow its name; the fingerprint the proof records must be the one
-//! recomputed here; and with `check --model FILE` or `--army NAME`, the problem must be that
+//! A bundled name (the armies, deserts, 3-D and boards of `models/`) must carry the bundled
+//! model itself, so that a proof of another problem cannot borrow its name: reading the
+//! model ([`crate::problem::Problem::parse`]) refuses any other. Two tests here, each a
+//! one-line reason when it fails: the fingerprint the proof records must be the one
+//! recomputed here, and with `check --model FILE` or `--army NAME`, the problem must be that
 //! one.
 
 use crate::problem::file::Spec;
-use crate::problem::fingerprint::{self, bundled_difference};
+use crate::problem::fingerprint;
 use crate::problem::geometry::Cell;
 
 /// What the proof is bound to: the rebuilt problem's fingerprint.
@@ -20,7 +21,8 @@ pub struct Bound {
     pub recorded: bool,
 }
 
-/// Binds a proof to the problem rebuilt from it: `spec` the model, `board` the vacancy and
+/// Binds a proof to the problem rebuilt from it: `spec` the model (read by
+/// [`crate::problem::Problem::parse`], so a bundled name is already the bundled model), `board` the vacancy and
 /// finish of a board problem, `recorded` the proof's fingerprint, `expected` the model the
 /// reader named (`check --model`/`--army`), compared without a board's vacancy and finish.
 pub fn bind(
@@ -29,9 +31,6 @@ pub fn bind(
     recorded: Option<&str>,
     expected: Option<&Spec>,
 ) -> Result<Bound, String> {
-    if let Some(why) = bundled_difference(spec) {
-        return Err(why);
-    }
     let n = spec.dimension;
     let coords = board.map(|(v, f)| (v.coords(n), f.coords(n)));
     let fp = fingerprint::fingerprint(spec, coords.as_ref().map(|(v, f)| (&v[..], &f[..])));
