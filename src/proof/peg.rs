@@ -14,7 +14,7 @@ use super::format::{BoardClaim, BoardVerdict, FORMAT, Proof};
 use super::summary::Summary;
 use crate::error::CheckError;
 use crate::problem::Problem;
-use crate::problem::file::{Cells, Start};
+use crate::problem::file::{Cells, Spec, Start};
 use crate::problem::geometry::Cell;
 use std::collections::{BTreeSet, HashSet};
 use std::time::Instant;
@@ -28,7 +28,8 @@ struct Board {
 }
 
 impl Board {
-    fn from_model(text: &str) -> Result<(String, Board), String> {
+    /// The board of a model file's text, with the model itself (to bind the proof to).
+    fn from_model(text: &str) -> Result<(Spec, Board), String> {
         let p = Problem::parse(text)?;
         let s = &p.spec;
         let Cells::List(set) = &s.cells else {
@@ -54,7 +55,7 @@ impl Board {
             }
         }
         Ok((
-            s.name.clone(),
+            p.spec.clone(),
             Board {
                 holes,
                 directions,
@@ -400,14 +401,11 @@ pub fn check(
     c.expect(board.is_ok(), || {
         format!("no such board: {}", board.as_ref().err().unwrap())
     })?;
-    let (name, board) = board.unwrap();
-    c.expect(name == proof.army, || {
-        format!("the model is named '{name}', not '{}'", proof.army)
+    let (spec, board) = board.unwrap();
+    c.expect(spec.name == proof.army, || {
+        format!("the model is named '{}', not '{}'", spec.name, proof.army)
     })?;
-    let spec = Problem::parse(proof.model.as_deref().unwrap_or_default()).map(|p| p.spec);
-    let bound = spec.and_then(|spec| {
-        super::bind::bind(&spec, Some((v, f)), proof.fingerprint.as_deref(), expected)
-    });
+    let bound = super::bind::bind(&spec, Some((v, f)), proof.fingerprint.as_deref(), expected);
     c.expect(bound.is_ok(), || {
         format!("not the problem claimed: {}", bound.clone().unwrap_err())
     })?;
