@@ -66,17 +66,10 @@ impl Problem {
         Problem::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// The problem's fingerprint ([`fingerprint::fingerprint`]), for an army problem.
+    /// The problem's fingerprint ([`fingerprint::fingerprint`]), for an army problem (a board
+    /// problem's adds its vacancy and finish: `PegBoard::fingerprint`).
     pub fn fingerprint(&self) -> String {
         fingerprint::fingerprint(&self.spec, None)
-    }
-
-    /// A board problem's fingerprint: the board with its vacancy and finish (file
-    /// coordinates).
-    pub fn board_fingerprint(&self, vacancy: Cell, finish: Cell) -> String {
-        let n = self.spec.dimension;
-        let (v, f) = (vacancy.coords(n), finish.coords(n));
-        fingerprint::fingerprint(&self.spec, Some((&v, &f)))
     }
 
     /// Why the army search cannot take this problem on yet, if it cannot.

@@ -58,14 +58,15 @@ pub struct PegBoard {
     pub embedding: String,
     /// The model file's text (a proof carries it).
     pub source: String,
+    /// The model, as read from `source` (its problems' fingerprints are made from it).
+    pub spec: crate::problem::file::Spec,
 }
 
 impl PegBoard {
     /// The fingerprint of the problem (vacancy, finish) on this board.
     pub fn fingerprint(&self, vacancy: Cell, finish: Cell) -> String {
-        Problem::parse(&self.source)
-            .expect("a board's source parsed once already")
-            .board_fingerprint(vacancy, finish)
+        let (v, f) = ([vacancy.0, vacancy.1], [finish.0, finish.1]);
+        crate::problem::fingerprint::fingerprint(&self.spec, Some((&v, &f)))
     }
 
     /// Every symmetry as a permutation of the holes (the image of hole h at index h), the
@@ -125,6 +126,7 @@ impl PegBoard {
             symmetries,
             embedding: s.embedding.clone(),
             source: problem.source.clone(),
+            spec: s.clone(),
         })
     }
 
