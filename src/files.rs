@@ -20,17 +20,10 @@ use std::path::{Path, PathBuf};
 /// file is removed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let fail = |e| Error::io("write", path, e);
-    // /dev/stdout or /proc/self/fd/1 may lead to a regular file the shell has open:
-    // replacing that file would lose what is written, so such paths are written through.
-    if path.starts_with("/dev") || path.starts_with("/proc") {
+    if written_in_place(path) {
         return write_through(path, bytes).map_err(fail);
     }
     let target = resolve(path);
-    if let Ok(m) = fs::metadata(&target)
-        && !m.is_file()
-    {
-        return write_through(&target, bytes).map_err(fail);
-    }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -51,6 +44,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         .map_err(fail)?;
     f.persist(&target).map_err(|e| fail(e.error))?;
     Ok(())
+}
+
+/// Whether [`write_atomic`] writes `path` in place: a device, pipe or socket (followed
+/// through symlinks), or any path under /dev or /proc, where /dev/stdout or /proc/self/fd/1
+/// may lead to a regular file the shell has open, which replacing would lose.
+pub fn written_in_place(path: &Path) -> bool {
+    path.starts_with("/dev")
+        || path.starts_with("/proc")
+        || fs::metadata(path).is_ok_and(|m| !m.is_file())
 }
 
 /// The file a path names once its symlinks are followed (a dangling link: the path it

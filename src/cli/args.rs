@@ -562,12 +562,7 @@ pub fn check_writable(dir: &Path) -> Result<(), Error> {
 /// [`check_writable`] on the folder a file is to be written in, when one is given.
 pub fn check_parent_writable(file: Option<&Path>) -> Result<(), Error> {
     // A device or pipe (/dev/stdout) is written in place, not beside: nothing to probe.
-    let in_place = |f: &Path| {
-        f.starts_with("/dev")
-            || f.starts_with("/proc")
-            || std::fs::metadata(f).is_ok_and(|m| !m.is_file())
-    };
-    if file.is_some_and(in_place) {
+    if file.is_some_and(crate::files::written_in_place) {
         return Ok(());
     }
     match file.and_then(|f| f.parent()) {
