@@ -30,6 +30,10 @@ pub struct Spec {
     pub jumps_at_most: Vec<(Vec<usize>, u64)>,
     /// Start sets already tried and found unplayable (no-good cuts).
     pub excluded: Vec<Vec<usize>>,
+    /// Pairs of start cells whose STA are equal, and pairs of jumps whose J are equal: a
+    /// symmetry imposed on the army and its jumps (for finding only; it proves nothing).
+    pub same_start: Vec<(usize, usize)>,
+    pub same_jumps: Vec<(usize, usize)>,
 }
 
 /// The good_lp problem handed to HiGHS, with the variables in the order HiGHS sees them:
@@ -145,6 +149,14 @@ pub fn formulate<S: Solver>(
     for (js, n) in &spec.jumps_at_most {
         let sum: Expression = js.iter().map(|&j| jumps[j]).sum();
         problem = problem.with(constraint!(sum <= *n as f64));
+    }
+    for &(a, b) in &spec.same_start {
+        if let (Some(x), Some(y)) = (sta[a], sta[b]) {
+            problem = problem.with(constraint!(x == y));
+        }
+    }
+    for &(a, b) in &spec.same_jumps {
+        problem = problem.with(constraint!(jumps[a] == jumps[b]));
     }
     // A start set S is excluded by Σ_{m∈S} (1 − STA_m) + Σ_{m∉S} STA_m >= 1.
     for set in &spec.excluded {
