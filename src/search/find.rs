@@ -209,13 +209,16 @@ fn region_board(
     }
 }
 
+/// Pairs of indices whose variables are equal.
+type Pairs = Vec<(usize, usize)>;
+
 /// The pairs of start cells and of jumps that the symmetries fixing the last jump d map onto
 /// each other on this board (images off the board are left free).
 fn symmetric(
     board: &Board,
     lattice: &Lattice,
     d: Cell,
-) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+) -> (Pairs, Pairs) {
     let jump_at: HashMap<(usize, usize, usize), usize> = (board.jumps.iter().enumerate())
         .map(|(n, j)| ((j.from, j.over, j.to), n))
         .collect();
@@ -232,10 +235,10 @@ fn symmetric(
         }
         for (n, j) in board.jumps.iter().enumerate() {
             let key = (image(j.from), image(j.over), image(j.to));
-            if let (Some(a), Some(b), Some(c)) = key {
-                if let Some(&i) = jump_at.get(&(a, b, c)).filter(|&&i| i != n) {
-                    jumps.push((n, i));
-                }
+            if let (Some(a), Some(b), Some(c)) = key
+                && let Some(&i) = jump_at.get(&(a, b, c)).filter(|&&i| i != n)
+            {
+                jumps.push((n, i));
             }
         }
     }
