@@ -34,6 +34,9 @@ pub struct Spec {
     /// symmetry imposed on the army and its jumps (for finding only; it proves nothing).
     pub same_start: Vec<(usize, usize)>,
     pub same_jumps: Vec<(usize, usize)>,
+    /// Cells that may end with a man or empty (a lifted army's leftover men, where the
+    /// play that follows never lands); every other cell ends as `fin` says.
+    pub spare: Vec<usize>,
 }
 
 /// The good_lp problem handed to HiGHS, with the variables in the order HiGHS sees them:
@@ -132,7 +135,13 @@ pub fn formulate<S: Solver>(
         balance[jump.over] -= jumps[n];
         balance[jump.to] += jumps[n];
     }
+    let spare: std::collections::HashSet<usize> = spec.spare.iter().copied().collect();
     for (m, lhs) in balance.into_iter().enumerate() {
+        if spare.contains(&m) {
+            problem = problem.with(constraint!(lhs.clone() >= 0));
+            problem = problem.with(constraint!(lhs <= 1));
+            continue;
+        }
         let fin = spec.fin.contains(&m) as i32;
         problem = problem.with(constraint!(lhs == fin));
     }

@@ -214,11 +214,7 @@ type Pairs = Vec<(usize, usize)>;
 
 /// The pairs of start cells and of jumps that the symmetries fixing the last jump d map onto
 /// each other on this board (images off the board are left free).
-fn symmetric(
-    board: &Board,
-    lattice: &Lattice,
-    d: Cell,
-) -> (Pairs, Pairs) {
+fn symmetric(board: &Board, lattice: &Lattice, d: Cell) -> (Pairs, Pairs) {
     let jump_at: HashMap<(usize, usize, usize), usize> = (board.jumps.iter().enumerate())
         .map(|(n, j)| ((j.from, j.over, j.to), n))
         .collect();
@@ -413,9 +409,10 @@ impl Finder<'_> {
     }
 
     /// Staged: an army one level down (found by this search, in a third of the time left)
-    /// is lifted: the program from this level's start to that army's start position, on
+    /// is lifted: the program from this level's start to a position holding that army, on
     /// the cells of the lower level's start region only (the lifted play need not come
-    /// nearer), then that army's play. The board widens by two exponents while the program
+    /// nearer), then that army's play. Men may be left over on cells where the lower play
+    /// never lands, since they cannot hinder it. The board widens by two exponents while the program
     /// is infeasible, each taking a third of the time left.
     fn lift(&mut self) -> Result<(), Error> {
         let level = self.req.level;
@@ -458,8 +455,14 @@ impl Finder<'_> {
                 time_limit: Some(seconds),
                 ..Options::default()
             };
+            // Men left over where the lower play never lands cannot hinder it.
+            let landed: std::collections::HashSet<Cell> = lower.play.iter().map(|s| s.to).collect();
+            let spare = (0..board.cells.len())
+                .filter(|m| !fin.contains(m) && !landed.contains(&board.cells[*m]))
+                .collect();
             let spec = Spec {
                 fin,
+                spare,
                 ..Spec::default()
             };
             let sol = solve::solve(Model::build(&board, &spec), &opts)?;
