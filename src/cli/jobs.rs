@@ -162,6 +162,7 @@ pub fn emit(
     problem: Problem,
     time_limit: Option<f64>,
     cbc: bool,
+    max_cases: usize,
 ) -> Result<(usize, usize), Error> {
     let dir = std::path::absolute(dir)
         .map_err(|e| Error::failure(format!("cannot resolve {}: {e}", dir.display())))?;
@@ -174,7 +175,8 @@ pub fn emit(
     }
     let binary = std::env::current_exe()
         .map_err(|e| Error::failure(format!("cannot find the solarmy binary: {e}")))?;
-    let mut options = String::from(" -q");
+    // A job enumerates the round again: with the cap it was emitted with.
+    let mut options = format!(" -q --max-cases {max_cases}");
     if let Some(t) = time_limit {
         options += &format!(" --time-limit {t}");
     }

@@ -824,7 +824,8 @@ fn emit_jobs(
     problem: crate::cli::jobs::Problem,
     a: &CasesArgs,
 ) -> Result<u8, Error> {
-    let (jobs, cases) = crate::cli::jobs::emit(dir, sweep, problem, a.time_limit, a.cbc)?;
+    let (jobs, cases) =
+        crate::cli::jobs::emit(dir, sweep, problem, a.time_limit, a.cbc, a.max_cases)?;
     let d = dir.display();
     if a.json {
         emitln(
