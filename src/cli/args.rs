@@ -38,6 +38,7 @@ const CHECK_HELP: &str = "Examples:
   solarmy check results/proofs/*
   solarmy check --json --certificates-only results/proofs/skew-6.json.gz
   solarmy check --cbc --time-limit 3600 results/proofs/hexagonal-7.json.gz
+  solarmy check --vipr vipr results/proofs/skew-5.json.gz   # then: viprchk vipr/*.vipr
 
 With --cbc (a build with --features cbc), CBC solves every infeasible integer program again,
 certified or not, guided first (the men objective, CBC's preprocessing), then plain if that
@@ -259,6 +260,11 @@ pub struct CheckArgs {
     /// fingerprint: the name, comments and field order do not matter)
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
+    /// After a file checks, write each of its infeasible integer programs that has an exact
+    /// certificate to DIR as a VIPR 1.1 file (<proof>-<men>men-d<d>[-case<n>].vipr), for
+    /// viprchk or any other VIPR checker
+    #[arg(long, value_name = "DIR")]
+    pub vipr: Option<PathBuf>,
 }
 
 impl CheckArgs {

@@ -75,20 +75,43 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
             None => None,
         },
     };
+    if let Some(dir) = &a.vipr {
+        check_writable(dir)?;
+    }
     let mut failed = 0;
     for path in &a.files {
         // A read error names the file itself; a failing step does not.
-        let (result, names_file) = match crate::proof::format::Proof::read(path) {
-            Err(e) => (Err(e.to_string()), true),
+        let (mut result, names_file, proof) = match crate::proof::format::Proof::read(path) {
+            Err(e) => (Err(e.to_string()), true, None),
             Ok(p) => (
                 crate::proof::check::check(&p, &opts).map_err(|e| e.to_string()),
                 false,
+                Some(p),
             ),
         };
+        let mut vipr = None;
+        if let (Some(dir), Ok(s), Some(p)) = (&a.vipr, &result, &proof) {
+            let stem = crate::proof::vipr::stem(path);
+            match crate::proof::vipr::export(p, s, dir, &stem) {
+                Ok(v) => vipr = Some(v),
+                Err(e) => result = Err(format!("VIPR export: {e}")),
+            }
+        }
         match (&result, a.json) {
-            (Ok(s), true) => emitln(&json!({"file": path, "ok": true, "summary": s}).to_string())?,
+            (Ok(s), true) => {
+                let mut line = json!({"file": path, "ok": true, "summary": s});
+                if let Some(v) = &vipr {
+                    line["vipr"] = json!(v);
+                }
+                emitln(&line.to_string())?
+            }
             (Err(e), true) => emitln(&json!({"file": path, "ok": false, "error": e}).to_string())?,
-            (Ok(s), false) => emitln(&check_line(path, s))?,
+            (Ok(s), false) => {
+                emitln(&check_line(path, s))?;
+                if let (Some(v), Some(dir)) = (&vipr, &a.vipr) {
+                    emitln(&format!("{}: {}", path.display(), v.describe(dir)))?;
+                }
+            }
             (Err(e), false) if names_file => eprintln!("solarmy: {e}"),
             (Err(e), false) => eprintln!("solarmy: {}: {e}", path.display()),
         }

@@ -10,7 +10,8 @@
 //! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
 //! infeasible system with `--cbc`), and `deferred`, the queue that makes those solver calls
 //! after the walk, in parallel; [`verify`], the independent replay of a play; [`peg`], the
-//! board problems' checks; [`moves`], the fewest moves' (its own search by moves).
+//! board problems' checks; [`moves`], the fewest moves' (its own search by moves); [`vipr`],
+//! the export of the exact certificates to the VIPR format, for checkers outside solarmy.
 //!
 //! Uses only [`crate::problem`] and [`crate::weight`] below it, so nothing here imports the
 //! search: not the board limits or cases ([`crate::reduce`]), the integer programs
@@ -32,4 +33,5 @@ pub mod resolve;
 pub mod space;
 pub mod summary;
 pub mod verify;
+pub mod vipr;
 pub mod weigh;

@@ -1,0 +1,215 @@
+//! `check --vipr` writes certificates that the field's own checker accepts: viprchk, built
+//! here from the VIPR repository's C++ source (g++ and libgmp-dev, which scripts/setup
+//! installs), verifies the exported programs of small entries (plain Farkas leaves, trees
+//! split on columns and on rows, a case of a split round) and refuses tampered ones.
+
+mod common;
+use common::{scratch, solarmy};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The reference checker's source (MIT), beside this repository; VIPRCHK_SOURCE overrides it.
+const SOURCE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/vendor/vipr/viprchk.cpp"
+);
+const VERIFIED: &str = "Infeasibility verified.";
+
+/// viprchk, compiled once per test process.
+fn viprchk() -> &'static Path {
+    static EXE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| build(&scratch("viprchk")))
+}
+
+fn build(dir: &Path) -> PathBuf {
+    let source = std::env::var("VIPRCHK_SOURCE").unwrap_or_else(|_| SOURCE.into());
+    assert!(
+        Path::new(&source).exists(),
+        "no VIPR checker source at {source} (set VIPRCHK_SOURCE to viprchk.cpp)"
+    );
+    let exe = dir.join("viprchk");
+    let o = Command::new("g++")
+        .args(["-O2", "-std=c++17", "-o"])
+        .arg(&exe)
+        .arg(&source)
+        .args(["-lgmpxx", "-lgmp"])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run g++ ({e}): run scripts/setup"));
+    assert!(
+        o.status.success(),
+        "g++ could not build viprchk (scripts/setup installs g++ and libgmp-dev): {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    exe
+}
+
+/// viprchk's verdict on one file: whether it verified, and what it printed.
+fn verify(viprchk: &Path, file: &Path) -> (bool, String) {
+    let o = Command::new(viprchk).arg(file).output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success() && text.contains(VERIFIED), text)
+}
+
+fn vipr_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with(prefix) && name.ends_with(".vipr")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn exported_certificates_are_verified_by_viprchk_and_tampered_ones_are_not() {
+    let dir = scratch("vipr");
+    let exe = viprchk();
+    let out = dir.join("out");
+    // Conway 4: a split on a row; skew 5, hexagonal 6, Pablito 5: trees split on columns
+    // and rows; diagonal 4: single Farkas leaves; the conway 4 count: no-good cuts.
+    let entries = [
+        ("results/proofs/conway-4.json.gz", "conway-4-", 1),
+        ("results/proofs/skew-5.json.gz", "skew-5-", 1),
+        ("results/proofs/hexagonal-6.json.gz", "hexagonal-6-", 1),
+        ("results/proofs/pablito-5.json.gz", "pablito-5-", 1),
+        ("results/proofs/diagonal-4.json.gz", "diagonal-4-", 2),
+        (
+            "results/counts/conway-4-count.json.gz",
+            "conway-4-count-",
+            2,
+        ),
+    ];
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (proof, prefix, programs) in entries {
+        let path = format!("{root}/{proof}");
+        let (code, stdout, err) = solarmy(&["check", "--vipr", out.to_str().unwrap(), &path]);
+        assert_eq!(code, 0, "{proof}: {err}");
+        assert!(
+            stdout.contains(&format!("VIPR: {programs} of {programs} integer programs")),
+            "{proof}: {stdout}"
+        );
+        let files = vipr_files(&out, prefix);
+        assert_eq!(files.len(), programs, "{proof}: {files:?}");
+        for f in &files {
+            let (ok, text) = verify(exe, f);
+            assert!(ok, "{}: viprchk did not verify it:\n{text}", f.display());
+            assert!(!text.contains("Warning"), "{}: {text}", f.display());
+        }
+    }
+    let text = std::fs::read_to_string(&vipr_files(&out, "skew-5-")[0]).unwrap();
+    tampered_files_are_refused(exe, &dir, &text);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A multiplier changed, a row dropped from a leaf, a branch that no longer covers every
+/// integer point: each refused.
+fn tampered_files_are_refused(exe: &Path, dir: &Path, text: &str) {
+    let leaf = text.lines().find(|l| l.starts_with("leaf")).unwrap();
+    // The last multiplier (a bound's, cancelling one column) one larger.
+    let (head, tail) = leaf.rsplit_once(" } ").unwrap();
+    let (before, y) = head.rsplit_once(' ').unwrap();
+    let y: i64 = y.parse().unwrap();
+    let multiplier = format!("{before} {} }} {tail}", y + 1);
+    // The first multiplier left out.
+    let (start, rest) = leaf.split_once("{ lin ").unwrap();
+    let mut words = rest.split_whitespace();
+    let p: usize = words.next().unwrap().parse().unwrap();
+    let kept: Vec<&str> = words.skip(2).collect();
+    let dropped = format!("{start}{{ lin {} {}", p - 1, kept.join(" "));
+    // The root's split: its upper branch x >= v + 1 moved to x >= v + 2.
+    let root = text.lines().last().unwrap();
+    let s = root.strip_prefix("uns").unwrap().split(' ').next().unwrap();
+    let ge = text
+        .lines()
+        .find(|l| l.starts_with(&format!("split{s}_ge G ")))
+        .unwrap();
+    let v: i64 = ge.split(' ').nth(2).unwrap().parse().unwrap();
+    let gap = ge.replacen(&format!(" G {v} "), &format!(" G {} ", v + 1), 1);
+    for (what, from, to) in [
+        ("a multiplier changed", leaf, multiplier.as_str()),
+        ("a row dropped", leaf, dropped.as_str()),
+        ("a branch moved", ge, gap.as_str()),
+    ] {
+        assert_ne!(from, to, "{what}");
+        let bad = dir.join("tampered.vipr");
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let (ok, out) = verify(exe, &bad);
+        assert!(!ok, "{what}: viprchk accepted it:\n{out}");
+    }
+}
+
+/// The only case splits of the published proofs are hexagonal 7's: one of its cases,
+/// exported through the library (checking the whole proof re-solves its 8 programs that
+/// have no certificate, minutes of HiGHS), is verified too.
+#[test]
+fn a_case_of_a_split_round_is_verified() {
+    use solarmy::proof::format::Proof;
+    use solarmy::proof::vipr;
+    let dir = scratch("vipr-case");
+    let exe = viprchk();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let proof = Proof::read(Path::new(&format!(
+        "{root}/results/proofs/hexagonal-7.json.gz"
+    )))
+    .unwrap();
+    let (spaces, programs) = vipr::programs(&proof).unwrap();
+    assert_eq!(programs.len(), 314);
+    assert_eq!(programs.iter().filter(|p| p.exact()).count(), 306);
+    // Its exact cases are single Farkas leaves (its trees are those that leave boxes to
+    // the solvers): the first and the last.
+    let cases: Vec<&vipr::Program> = programs
+        .iter()
+        .filter(|p| p.case.is_some() && p.exact())
+        .collect();
+    assert!(cases.len() > 300, "{} exact cases", cases.len());
+    let picked = [cases[0], cases[cases.len() - 1]];
+    for p in picked {
+        let text = vipr::render(&proof, &spaces[p.space], p, None)
+            .unwrap()
+            .unwrap();
+        let f = dir.join("case.vipr");
+        std::fs::write(&f, &text).unwrap();
+        let (ok, out) = verify(exe, &f);
+        assert!(ok, "case {:?}: viprchk did not verify it:\n{out}", p.case);
+    }
+    // A program left to the solvers has nothing to export.
+    let solver = programs.iter().find(|p| !p.exact()).unwrap();
+    assert!(
+        vipr::render(&proof, &spaces[solver.space], solver, None)
+            .unwrap()
+            .is_none()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A folder that cannot be made is one line and exit 1 before any work; a board problem's
+/// jump program is checked but not exported, and says so.
+#[test]
+fn bad_folders_are_refused_and_board_programs_are_named() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let conway = format!("{root}/results/proofs/conway-4.json.gz");
+    let (code, out, err) = solarmy(&["check", "--vipr", "/dev/null/vipr", &conway]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(out.is_empty(), "{out}");
+    let dir = scratch("vipr-board");
+    let board = format!("{root}/results/boards/diamond41/diamond41-v-1_0-f1_0.proof.json");
+    let (code, out, err) = solarmy(&["check", "--vipr", dir.to_str().unwrap(), &board]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("VIPR: 0 of 1 integer programs") && out.contains("not exported"),
+        "{out}"
+    );
+    let (code, out, _) = solarmy(&["check", "--json", "--vipr", dir.to_str().unwrap(), &conway]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["vipr"]["exported"], 1, "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
