@@ -239,7 +239,11 @@ fn missing_results_are_reported_and_their_cases_open() {
     let lines = std::fs::read_to_string(dir.join("jobs.txt")).unwrap();
     assert_eq!(lines.lines().count(), 70);
     assert!(
-        lines.lines().next().unwrap().ends_with("--case 3 -q"),
+        lines
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("--case 3 -q --max-cases 200000"),
         "{lines}"
     );
     // A result that settles nothing (here: a time limit) is run again, and open.
@@ -250,7 +254,11 @@ fn missing_results_are_reported_and_their_cases_open() {
     let lines = std::fs::read_to_string(dir.join("jobs.txt")).unwrap();
     assert_eq!(lines.lines().count(), 71);
     assert!(
-        lines.lines().next().unwrap().ends_with("--case 2 -q"),
+        lines
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("--case 2 -q --max-cases 200000"),
         "{lines}"
     );
     // The merge still counts case 2: the first merge's case log holds its certificate,
