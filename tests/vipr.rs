@@ -8,11 +8,9 @@ use common::{scratch, solarmy};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The reference checker's source (MIT), beside this repository; VIPRCHK_SOURCE overrides it.
-const SOURCE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/vendor/vipr/viprchk.cpp"
-);
+/// The reference checker's source (MIT, Cheung and Zuse Institute Berlin), an unmodified copy
+/// from the public VIPR repository kept in tests/vipr/; VIPRCHK_SOURCE overrides it.
+const SOURCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vipr/viprchk.cpp");
 const VERIFIED: &str = "Infeasibility verified.";
 
 /// viprchk, compiled once per test process.
