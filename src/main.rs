@@ -43,9 +43,13 @@ enum Command {
         /// The shell to complete for
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) on stdout.
+    /// Print the manual page (roff) on stdout, or write every page into a directory.
     #[command(after_help = cli::MANPAGE_HELP)]
-    Manpage,
+    Manpage {
+        /// Write solarmy.1 and one page per command (solarmy-solve.1, …) into DIR
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
     /// The fewest moves for a given army to reach the target, proven by exhaustive search.
     Moves(solarmy::cli::moves::MovesArgs),
     /// Pagoda functions by linear programming: impossibility, or a lower bound on the army size.
@@ -75,6 +79,6 @@ fn main() -> ExitCode {
         Command::Catalog(a) => solarmy::cli::board::catalog(&a),
         Command::CbcSystem(a) => cli::cbc_system(&a),
         Command::Completions { shell } => cli::completions(Args::command(), shell),
-        Command::Manpage => cli::manpage(Args::command()),
+        Command::Manpage { out } => cli::manpage(Args::command(), out.as_deref()),
     })
 }

@@ -92,9 +92,9 @@ Exit codes: 0 printed, 2 bad command line (an unknown shell).";
 
 pub const MANPAGE_HELP: &str = "Examples:
   solarmy manpage > solarmy.1 && man ./solarmy.1
-  solarmy manpage | gzip > /usr/local/share/man/man1/solarmy.1.gz
+  solarmy manpage --out man && man ./man/solarmy-solve.1   # every command's page
 
-Exit codes: 0 printed, 1 standard output cannot be written.";
+Exit codes: 0 printed or written, 1 standard output or DIR cannot be written.";
 
 /// How much goes to stderr while a command runs.
 #[derive(Args, Debug, Clone, Copy, Default)]

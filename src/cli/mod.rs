@@ -876,13 +876,33 @@ pub fn completions(mut cmd: clap::Command, shell: clap_complete::Shell) -> Resul
     Ok(0)
 }
 
-/// `solarmy manpage`: the manual page, roff, on stdout.
-pub fn manpage(cmd: clap::Command) -> Result<u8, Error> {
-    let mut buf = Vec::new();
-    clap_mangen::Man::new(cmd)
-        .render(&mut buf)
-        .map_err(|e| Error::failure(format!("cannot render the manual page: {e}")))?;
-    emit(&String::from_utf8_lossy(&buf))?;
+/// `solarmy manpage`: the manual page, roff, on stdout; with `--out DIR`, the pages of the
+/// command and of every subcommand (solarmy-solve.1, …, which the main page refers to), each
+/// written atomically.
+pub fn manpage(cmd: clap::Command, out: Option<&Path>) -> Result<u8, Error> {
+    let render = |cmd: clap::Command| {
+        let mut buf = Vec::new();
+        clap_mangen::Man::new(cmd)
+            .render(&mut buf)
+            .map_err(|e| Error::failure(format!("cannot render the manual page: {e}")))?;
+        Ok::<_, Error>(buf)
+    };
+    // `help` is no command of its own: the page of `solarmy` does not refer to one.
+    let mut cmd = cmd.disable_help_subcommand(true);
+    cmd.build();
+    let Some(dir) = out else {
+        emit(&String::from_utf8_lossy(&render(cmd)?))?;
+        return Ok(0);
+    };
+    check_writable(dir)?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::failure(format!("cannot create {}: {e}", dir.display())))?;
+    let mut pages = vec![cmd.clone()];
+    pages.extend(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
+    for page in pages {
+        let name = page.get_display_name().unwrap_or(page.get_name()).to_string();
+        crate::files::write_atomic(&dir.join(format!("{name}.1")), &render(page)?)?;
+    }
     Ok(0)
 }
 
@@ -897,7 +917,7 @@ pub fn usage_error(e: clap::Error) -> Error {
         },
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             Error::usage(
-                "a command is needed: solve, verify, cases, bounds, check, count, moves, completions or manpage (solarmy --help)",
+                "a command is needed: solve, verify, bounds, cases, check, certify, count, moves, pagoda, catalog, completions or manpage (solarmy --help)",
             )
         }
         _ => {
