@@ -3,7 +3,7 @@
 //! and shared by every problem that needs them, within a memory budget ([`REACH_BYTES`]),
 //! a deadline and the level cap.
 
-use super::{Bits, Limits, Reach, Seen, Solved, Stop, depths, solve};
+use super::{Bits, Limits, Reach, Seen, Solved, Stop, depths, solve, solve_pair};
 use crate::play::peg::PegBoard;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -105,7 +105,16 @@ pub fn catalogue(
             e.status = Status::Interrupted;
         } else if deadline.is_none_or(|d| started < d) {
             let needed = &problems[i..];
-            match entry(&bits, board, (v, f), needed, &mut cache, lim, &mut e.built) {
+            let result = if lim.pruning.is_off() {
+                entry(&bits, board, (v, f), needed, &mut cache, lim, &mut e.built)
+            } else {
+                // Pruned levels are the problem's own: built for it, dropped after it.
+                solve_pair(board, &bits, (v, f), lim).map(|(s, built)| {
+                    e.built = built;
+                    s
+                })
+            };
+            match result {
                 Ok(mut solved) => {
                     solved.seconds = started.elapsed().as_secs_f64();
                     e.solved = solved;

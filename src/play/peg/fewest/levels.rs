@@ -3,6 +3,7 @@
 //! and kept in an open-addressing set ([`Lookup`]); and a reach seen from another hole of
 //! the same class through a symmetry ([`Seen`]).
 
+use super::prune::Pagodas;
 use super::{Bits, Limits, Stop};
 use crate::proof::levels::merge;
 use std::sync::atomic::Ordering;
@@ -81,16 +82,30 @@ pub struct Reach {
 }
 
 impl Reach {
-    /// The levels 0 … depth from every hole but `hole`.
+    /// The levels 0 … depth from every hole but `hole`, kept up to the hole's stabiliser.
     pub fn new(bits: &Bits, hole: usize, depth: usize, lim: &Limits) -> Result<Reach, Stop> {
         let group = bits.stabiliser(&[hole]);
+        Reach::pruned(bits, hole, group, &Pagodas::none(), depth, lim)
+    }
+
+    /// The levels 0 … depth from every hole but `hole`, each the least images under `group`
+    /// (symmetries fixing `hole`), of the positions `keep` keeps: a position dropped is not
+    /// expanded (see [`super::prune`] for why no position on a play is lost).
+    pub fn pruned(
+        bits: &Bits,
+        hole: usize,
+        group: Vec<usize>,
+        keep: &Pagodas,
+        depth: usize,
+        lim: &Limits,
+    ) -> Result<Reach, Stop> {
         let start = bits.canon(&group, bits.full & !(1 << hole));
-        let mut last = vec![start];
+        let mut last = if keep.keeps(start) { vec![start] } else { Vec::new() };
         let mut levels = Vec::new();
         let t0 = Instant::now();
-        let mut total = 1u64;
+        let mut total = last.len() as u64;
         for j in 0..depth {
-            let next = next_level(bits, &group, &last, lim)?;
+            let next = next_level(bits, (&group, keep), &last, lim)?;
             total += next.len() as u64;
             lim.tell(|| {
                 format!(
@@ -102,6 +117,10 @@ impl Reach {
             });
             levels.push(Lookup::new(&last));
             last = next;
+            let held: usize = levels.iter().map(|l| 8 * l.slots.len()).sum();
+            if held.saturating_add(super::BUILD_BYTES * last.len()) > lim.memory {
+                return Err(Stop::TooMany);
+            }
         }
         levels.push(Lookup::new(&last));
         Ok(Reach {
@@ -128,14 +147,17 @@ impl Reach {
     }
 }
 
-/// The children of a level, each the least image under `group`, sorted and without repeats;
-/// built in two threads ([`children_sorted`]) whose lists are merged at the end.
-fn next_level(bits: &Bits, group: &[usize], level: &[u64], lim: &Limits) -> Result<Vec<u64>, Stop> {
+/// The group and the pruning a level is built with.
+type Keep<'a> = (&'a [usize], &'a Pagodas);
+
+/// The children of a level that `keep` keeps, each the least image under its group, sorted
+/// and without repeats; built in two threads ([`children_sorted`]) whose lists are merged.
+fn next_level(bits: &Bits, keep: Keep, level: &[u64], lim: &Limits) -> Result<Vec<u64>, Stop> {
     let half = level.len().div_ceil(2).max(1);
     let runs: Vec<Result<Vec<u64>, Stop>> = std::thread::scope(|s| {
         let handles: Vec<_> = level
             .chunks(half)
-            .map(|part| s.spawn(move || children_sorted(bits, group, part, lim)))
+            .map(|part| s.spawn(move || children_sorted(bits, keep, part, lim)))
             .collect();
         handles
             .into_iter()
@@ -160,7 +182,7 @@ fn next_level(bits: &Bits, group: &[usize], level: &[u64], lim: &Limits) -> Resu
 /// times, where sorting the growing list again would sort it whole each time.
 fn children_sorted(
     bits: &Bits,
-    group: &[usize],
+    (group, keep): Keep,
     part: &[u64],
     lim: &Limits,
 ) -> Result<Vec<u64>, Stop> {
@@ -175,6 +197,16 @@ fn children_sorted(
             bits.children(p, &mut buf);
             for c in &mut buf[from..] {
                 *c = bits.canon(group, *c);
+            }
+            if !keep.is_empty() {
+                let mut k = from;
+                for i in from..buf.len() {
+                    if keep.keeps(buf[i]) {
+                        buf[k] = buf[i];
+                        k += 1;
+                    }
+                }
+                buf.truncate(k);
             }
         }
         buf.sort_unstable();

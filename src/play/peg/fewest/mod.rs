@@ -45,16 +45,19 @@ mod bits;
 mod catalogue;
 mod graph;
 mod levels;
+mod prune;
 pub use bits::Bits;
 pub use catalogue::{Entry, REACH_BYTES, Status, catalogue};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
+pub use prune::{Pagodas, Pruning};
 
 /// Why a computation stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
     Interrupted,
-    /// More positions than the cap: the memory would not suffice.
+    /// More positions than the cap, or levels over the memory budget: the memory would not
+    /// suffice.
     TooMany,
 }
 
@@ -69,12 +72,32 @@ pub struct Limits {
     pub max_level: usize,
     /// The most bytes a catalogue keeps in reaches ([`REACH_BYTES`] by default).
     pub reach_bytes: usize,
+    /// The most bytes one problem's levels may hold (as stored, plus the level being built
+    /// at [`BUILD_BYTES`] a position); `usize::MAX` by default (only `max_level` applies).
+    pub memory: usize,
     pub interrupt: Option<&'static AtomicBool>,
     /// Told each level as it is built.
     pub progress: Option<Progress>,
+    /// How each problem's levels are pruned ([`prune`]); when on, a catalogue builds the
+    /// levels of each problem for it instead of sharing them by hole class.
+    pub pruning: Pruning,
 }
 
+/// The bytes a position of the level being built may take at its peak (its parent's level
+/// read, the sorted runs of two threads and their merge).
+pub const BUILD_BYTES: usize = 40;
+
 impl Limits {
+    /// These limits within a memory budget of `bytes`: a level holds at most bytes /
+    /// [`BUILD_BYTES`] positions, and the levels kept with it stay within `bytes`.
+    pub fn with_memory(self, bytes: usize) -> Limits {
+        Limits {
+            max_level: bytes / BUILD_BYTES,
+            memory: bytes,
+            ..self
+        }
+    }
+
     fn tell(&self, line: impl FnOnce() -> String) {
         if let Some(p) = &self.progress {
             p(line());
@@ -87,8 +110,10 @@ impl Default for Limits {
         Limits {
             max_level: 150_000_000,
             reach_bytes: REACH_BYTES,
+            memory: usize::MAX,
             interrupt: None,
             progress: None,
+            pruning: Pruning::Off,
         }
     }
 }
@@ -107,6 +132,8 @@ pub struct Solved {
     pub table: Vec<Vec<u64>>,
     /// The size of the problem's symmetry group (positions are counted up to it).
     pub symmetry: usize,
+    /// The pagodas the levels were pruned by (closed under the problem's symmetry; 0: none).
+    pub pagodas: usize,
     pub seconds: f64,
 }
 
@@ -116,8 +143,7 @@ pub fn depths(bits: &Bits) -> (usize, usize) {
     (n - n / 2, n / 2)
 }
 
-/// One problem from scratch: the levels of the vacancy and of the finish (shared when the
-/// two are one hole), then [`solve`]. Also returns the positions of the levels built.
+/// One problem from scratch ([`solve_pair`]), or the one-line reason it stopped.
 pub fn solve_one(
     board: &PegBoard,
     vacancy: usize,
@@ -125,25 +151,45 @@ pub fn solve_one(
     lim: &Limits,
 ) -> Result<(Solved, u64), String> {
     let bits = Bits::new(board)?;
+    solve_pair(board, &bits, (vacancy, finish), lim).map_err(|s| stop_line(s, lim))
+}
+
+/// One problem from the levels built for it: those of the vacancy and of the finish (one
+/// set when the two are one hole), pruned as `lim.pruning` says ([`prune`]: the answer is
+/// the same, the levels smaller), then [`solve`]. Also returns the positions of the levels.
+pub fn solve_pair(
+    board: &PegBoard,
+    bits: &Bits,
+    (v, f): (usize, usize),
+    lim: &Limits,
+) -> Result<(Solved, u64), Stop> {
     let started = Instant::now();
-    let (jf, jb) = depths(&bits);
-    let stop = |s: Stop| stop_line(s, lim);
-    let fwd = Reach::new(&bits, vacancy, jf, lim).map_err(stop)?;
-    let bwd_own;
-    let bwd = if finish == vacancy {
-        &fwd
-    } else {
-        bwd_own = Reach::new(&bits, finish, jb, lim).map_err(stop)?;
-        &bwd_own
+    let (jf, jb) = depths(bits);
+    let weights = lim.pruning.pagodas(board, v, f);
+    let build = |from: usize, to: usize, depth: usize, lim: &Limits| {
+        if lim.pruning.is_off() {
+            return Reach::new(bits, from, depth, lim).map(|r| (r, 0));
+        }
+        let group = bits.stabiliser(&[v, f]);
+        let keep = Pagodas::toward(bits, &weights, &group, to);
+        Reach::pruned(bits, from, group, &keep, depth, lim).map(|r| (r, keep.len()))
     };
-    let positions = fwd.positions()
-        + if finish == vacancy {
-            0
-        } else {
-            bwd.positions()
+    let (fwd, pagodas) = build(v, f, jf, lim)?;
+    let bwd_own = if f == v {
+        None
+    } else {
+        // The forward levels are held while the backward ones are built.
+        let rest = Limits {
+            memory: lim.memory.saturating_sub(fwd.bytes()),
+            ..lim.clone()
         };
-    let (a, b) = (Seen::new(&bits, &fwd, 0), Seen::new(&bits, bwd, 0));
-    let mut s = solve(board, &bits, (&a, &b), lim).map_err(stop)?;
+        Some(build(f, v, jb, &rest)?.0)
+    };
+    let bwd = bwd_own.as_ref().unwrap_or(&fwd);
+    let positions = fwd.positions() + bwd_own.as_ref().map_or(0, Reach::positions);
+    let (a, b) = (Seen::new(bits, &fwd, 0), Seen::new(bits, bwd, 0));
+    let mut s = solve(board, bits, (&a, &b), lim)?;
+    s.pagodas = pagodas;
     s.seconds = started.elapsed().as_secs_f64();
     Ok((s, positions))
 }
@@ -152,9 +198,52 @@ pub fn solve_one(
 pub fn stop_line(s: Stop, lim: &Limits) -> String {
     match s {
         Stop::Interrupted => "interrupted".to_string(),
+        Stop::TooMany if lim.memory < usize::MAX => format!(
+            "the levels would take more than the memory budget of {:.1} GB (a level at most {} positions): stopped before the memory runs out",
+            lim.memory as f64 / 1e9,
+            lim.max_level
+        ),
         Stop::TooMany => format!(
             "a level would hold more than {} positions: stopped before the memory runs out",
             lim.max_level
         ),
+    }
+}
+
+/// Half the machine's memory (from /proc/meminfo; 8 GB where it cannot be read): the default
+/// memory budget of the command line's search by levels.
+pub fn half_the_machine() -> usize {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    });
+    total.unwrap_or(16_000_000_000) / 2
+}
+
+/// A size in bytes as the command line gives it: a whole number with an optional K, M, G or
+/// T (powers of 1024), e.g. 16G; at least 1M.
+pub fn parse_memory(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        'T' => 40,
+        _ => return Err(format!("'{s}': a size is a number with K, M, G or T, e.g. 16G")),
+    };
+    let n: usize = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}': a size is a whole number with K, M, G or T, e.g. 16G"))?;
+    match n.checked_mul(1 << shift) {
+        Some(b) if b >= 1 << 20 => Ok(b),
+        Some(_) => Err(format!("'{s}': at least 1M")),
+        None => Err(format!("'{s}': too large")),
     }
 }
