@@ -203,6 +203,14 @@ pub struct CatalogArgs {
     /// too_many_positions, and after Ctrl-C the rest as interrupted; exit 3 if any)
     #[arg(long, value_name = "SECS", requires = "moves", value_parser = parse_seconds)]
     pub moves_time_limit: Option<f64>,
+    /// With --moves: prune each problem's levels by pagoda functions made for it (off, shape
+    /// or sharpened; see `moves --prune`); when on, each problem builds its own levels
+    #[arg(long, value_name = "HOW", requires = "moves", default_value = "off", value_parser = crate::play::peg::fewest::Pruning::parse)]
+    pub prune: crate::play::peg::fewest::Pruning,
+    /// With --moves: the memory one problem's levels may take, e.g. 16G (default: half the
+    /// machine); a problem that would need more is listed as too_many_positions
+    #[arg(long, value_name = "BYTES", requires = "moves", value_parser = crate::play::peg::fewest::parse_memory)]
+    pub memory: Option<usize>,
 }
 
 /// `solarmy cbc-system FILE [--time-limit SECS]` (hidden): one CBC call in its own process.

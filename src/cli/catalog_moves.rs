@@ -32,8 +32,10 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
             let pb = pb.clone();
             std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
         }),
+        pruning: a.prune.clone(),
         ..fewest::Limits::default()
-    };
+    }
+    .with_memory(a.memory.unwrap_or_else(fewest::half_the_machine));
     let holes: HashSet<_> = board.cells.iter().copied().collect();
     let dir = a.out.join(&board.name);
     let t0 = Instant::now();

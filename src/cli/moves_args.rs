@@ -46,6 +46,15 @@ pub struct MovesArgs {
     /// search by levels (the default for boards of at most 64 holes)
     #[arg(long)]
     pub ida: bool,
+    /// A board problem by levels: prune each side's levels by pagoda functions made for the
+    /// problem: off, shape (the board's resource counts) or sharpened (those and pagodas
+    /// found by a small integer program); the fewest moves are the same, the levels smaller
+    #[arg(long, value_name = "HOW", default_value = "off", value_parser = crate::play::peg::fewest::Pruning::parse)]
+    pub prune: crate::play::peg::fewest::Pruning,
+    /// A board problem by levels: the memory its levels may take, e.g. 16G (default: half the
+    /// machine); levels that would need more stop the search with one line (exit 3)
+    #[arg(long, value_name = "BYTES", value_parser = crate::play::peg::fewest::parse_memory)]
+    pub memory: Option<usize>,
     /// Use no known play: search until a play is found
     #[arg(long, conflicts_with = "seed")]
     pub no_seed: bool,

@@ -26,10 +26,17 @@ pub fn moves(
             let pb = pb.clone();
             std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
         }),
+        pruning: a.prune.clone(),
         ..Limits::default()
-    };
+    }
+    .with_memory(a.memory.unwrap_or_else(fewest::half_the_machine));
     let (vi, fi) = (board.index[&v], board.index[&f]);
-    let (s, built) = fewest::solve_one(board, vi, fi, &lim).map_err(Error::failure)?;
+    let bits = fewest::Bits::new(board).map_err(Error::failure)?;
+    // Stopped by the memory budget or Ctrl-C: one line, exit 3.
+    let (s, built) = fewest::solve_pair(board, &bits, (vi, fi), &lim).map_err(|st| Error {
+        code: 3,
+        message: fewest::stop_line(st, &lim),
+    })?;
     if let Some(pb) = bar {
         pb.finish_and_clear();
     }
