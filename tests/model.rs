@@ -43,6 +43,19 @@ fn written_mps_resolves_to_the_same_optimum_and_svgs_are_well_formed() {
     // The round that proved the bound: infeasible again.
     let (status, _) = highs_objective(&dir.join("conway-4-19men-d0_1.mps"));
     assert_eq!(status, highs_sys::kHighsModelStatusInfeasible);
+    // Columns and rows are named after jumps and cells: a jump from (0, 3) over (0, 2), the
+    // target's balance row, a start cell.
+    let mps = std::fs::read_to_string(dir.join("conway-4-20men-d0_1.mps")).unwrap();
+    assert!(
+        mps.contains("j_0_3_0_2") && mps.contains("cell_0_0"),
+        "{}",
+        &mps[..2000]
+    );
+    assert!(
+        mps.contains("s_m1_4") && !mps.contains(" c0 "),
+        "{}",
+        &mps[..2000]
+    );
 
     for name in ["conway-4-army.svg", "conway-4-play.svg"] {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
@@ -76,4 +89,27 @@ fn written_mps_resolves_to_the_same_optimum_and_svgs_are_well_formed() {
         }
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A model file name HiGHS cannot write is refused before anything is solved.
+#[test]
+fn a_model_format_is_checked_before_solving() {
+    let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
+        .args([
+            "solve",
+            "--army",
+            "conway",
+            "--level",
+            "4",
+            "--write-model",
+            "m.txt",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && o.stdout.is_empty(), "{err}");
+    assert!(
+        err.contains(".mps or .lp") && err.lines().count() == 1,
+        "{err}"
+    );
 }

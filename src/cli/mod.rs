@@ -203,6 +203,9 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         check_writable(dir)?;
     }
     crate::cli::args::check_parent_writable(a.write_model.as_deref())?;
+    if let Some(path) = &a.write_model {
+        crate::ip::solve::check_model_path(path)?;
+    }
     crate::cli::args::check_parent_writable(a.proof.as_deref())?;
     install_interrupt_handler();
     let req = Request {
@@ -466,7 +469,7 @@ fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> 
             out.last_jump.unwrap_or(Cell::ORIGIN)
         );
     }
-    s += &format!("{} integer programs, {:.2} s\n", out.ips, out.seconds);
+    s += &format!("{}, {:.2} s\n", plural(out.ips, "integer program"), out.seconds);
     emit(&s)
 }
 

@@ -46,15 +46,39 @@ pub struct Model {
     /// Board cell of each STA column.
     pub start_cells: Vec<usize>,
     pub jumps: usize,
+    /// Readable names for a written model file: every column (`s_<cell>`, `j_<from>_<over>`)
+    /// and the first rows (`cell_<cell>`, one balance row per cell, when each cell has one);
+    /// the rows after them are named `side_<k>` when written.
+    pub names: Option<(Vec<String>, Vec<String>)>,
+}
+
+/// A cell in a name that MPS and LP files accept: coordinates joined by `_`, a minus as `m`.
+fn cell_name(c: crate::problem::geometry::Cell) -> String {
+    c.tag().replace('-', "m")
 }
 
 impl Model {
     pub fn build(board: &Board, spec: &Spec) -> Model {
         let (problem, start_cells, jumps) = formulate(board, spec, highs);
+        let name = |m: usize| cell_name(board.cells[m]);
+        let mut cols: Vec<String> = start_cells
+            .iter()
+            .map(|&m| format!("s_{}", name(m)))
+            .collect();
+        let jump = |j: &crate::reduce::board::Jump| format!("j_{}_{}", name(j.from), name(j.over));
+        cols.extend(board.jumps.iter().map(jump));
+        // A spare cell has two rows, so rows are named only when every cell has one.
+        let rows = match spec.spare.is_empty() {
+            true => (0..board.cells.len())
+                .map(|m| format!("cell_{}", name(m)))
+                .collect(),
+            false => Vec::new(),
+        };
         Model {
             problem,
             start_cells,
             jumps,
+            names: Some((cols, rows)),
         }
     }
 
@@ -99,6 +123,7 @@ impl Model {
             problem,
             start_cells: Vec::new(),
             jumps: 0,
+            names: None,
         }
     }
 }

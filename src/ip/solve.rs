@@ -137,13 +137,33 @@ unsafe extern "C" fn callback(
     }
 }
 
+/// The model file formats HiGHS writes, by extension.
+pub const MODEL_FORMATS: [&str; 2] = ["mps", "lp"];
+
+/// Whether `path` names a model file format HiGHS writes (checked before any solving).
+pub fn check_model_path(path: &Path) -> Result<(), Error> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if MODEL_FORMATS.contains(&ext.to_ascii_lowercase().as_str()) {
+        return Ok(());
+    }
+    Err(Error::Input(format!(
+        "{}: a model file is written as .mps or .lp (the extension chooses the format)",
+        path.display()
+    )))
+}
+
 /// Writes the model exactly as it would be solved; the format follows the extension
-/// (.mps or .lp), by the HiGHS writer.
+/// (.mps or .lp), by the HiGHS writer, with the columns and rows named after jumps and cells.
 pub fn write_model(model: Model, path: &Path) -> Result<(), Error> {
+    check_model_path(path)?;
+    let names = model.names.clone();
     let mut inner = model
         .problem
         .try_into_inner()
         .map_err(|e| Error::Solver(format!("HiGHS could not build the model: {e}")))?;
+    if let Some((cols, rows)) = names {
+        name_columns_and_rows(inner.as_mut_ptr(), &cols, &rows)?;
+    }
     let c = CString::new(path.to_string_lossy().as_bytes())
         .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     // SAFETY: a live HiGHS instance and a NUL-terminated path.
@@ -153,6 +173,43 @@ pub fn write_model(model: Model, path: &Path) -> Result<(), Error> {
             "HiGHS could not write {}",
             path.display()
         )));
+    }
+    Ok(())
+}
+
+/// Gives HiGHS the names of the columns and of the first rows; the remaining rows are named
+/// `side_<k>` (HiGHS writes a file only when every name is given or none).
+fn name_columns_and_rows(
+    highs: *mut std::ffi::c_void,
+    cols: &[String],
+    rows: &[String],
+) -> Result<(), Error> {
+    let bad = |what: &str| Error::Solver(format!("HiGHS refused the {what} names"));
+    // SAFETY: a live HiGHS instance; every name is NUL-terminated and outlives the call.
+    let (ncol, nrow) = unsafe {
+        (
+            highs_sys::Highs_getNumCol(highs),
+            highs_sys::Highs_getNumRow(highs),
+        )
+    };
+    if ncol as usize != cols.len() {
+        return Ok(()); // not the layout the names describe: leave HiGHS's own
+    }
+    for (i, n) in cols.iter().enumerate() {
+        let n = CString::new(n.as_str()).map_err(|_| bad("column"))?;
+        if unsafe { highs_sys::Highs_passColName(highs, i as _, n.as_ptr()) } < 0 {
+            return Err(bad("column"));
+        }
+    }
+    for i in 0..nrow as usize {
+        let n = rows
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("side_{}", i - rows.len().min(i)));
+        let n = CString::new(n).map_err(|_| bad("row"))?;
+        if unsafe { highs_sys::Highs_passRowName(highs, i as _, n.as_ptr()) } < 0 {
+            return Err(bad("row"));
+        }
     }
     Ok(())
 }
