@@ -105,7 +105,11 @@ impl Reach {
         let t0 = Instant::now();
         let mut total = last.len() as u64;
         for j in 0..depth {
-            let next = next_level(bits, (&group, keep), &last, lim)?;
+            // Within the budget: the levels stored, the last one read, the next one built.
+            let held: usize = levels.iter().map(|l: &Lookup| 8 * l.slots.len()).sum();
+            let room = lim.memory.saturating_sub(held + 8 * last.len()) / super::BUILD_BYTES;
+            let cap = lim.max_level.min(room);
+            let next = next_level(bits, (&group, keep), &last, cap, lim)?;
             total += next.len() as u64;
             lim.tell(|| {
                 format!(
@@ -117,10 +121,6 @@ impl Reach {
             });
             levels.push(Lookup::new(&last));
             last = next;
-            let held: usize = levels.iter().map(|l| 8 * l.slots.len()).sum();
-            if held.saturating_add(super::BUILD_BYTES * last.len()) > lim.memory {
-                return Err(Stop::TooMany);
-            }
         }
         levels.push(Lookup::new(&last));
         Ok(Reach {
@@ -152,12 +152,19 @@ type Keep<'a> = (&'a [usize], &'a Pagodas);
 
 /// The children of a level that `keep` keeps, each the least image under its group, sorted
 /// and without repeats; built in two threads ([`children_sorted`]) whose lists are merged.
-fn next_level(bits: &Bits, keep: Keep, level: &[u64], lim: &Limits) -> Result<Vec<u64>, Stop> {
+/// Err(TooMany) when it would hold more than `cap` positions.
+fn next_level(
+    bits: &Bits,
+    keep: Keep,
+    level: &[u64],
+    cap: usize,
+    lim: &Limits,
+) -> Result<Vec<u64>, Stop> {
     let half = level.len().div_ceil(2).max(1);
     let runs: Vec<Result<Vec<u64>, Stop>> = std::thread::scope(|s| {
         let handles: Vec<_> = level
             .chunks(half)
-            .map(|part| s.spawn(move || children_sorted(bits, keep, part, lim)))
+            .map(|part| s.spawn(move || children_sorted(bits, keep, part, cap, lim)))
             .collect();
         handles
             .into_iter()
@@ -166,9 +173,12 @@ fn next_level(bits: &Bits, keep: Keep, level: &[u64], lim: &Limits) -> Result<Ve
     });
     let mut out: Vec<u64> = Vec::new();
     for r in runs {
+        if lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(Stop::Interrupted);
+        }
         out = merge(&out, &r?);
     }
-    if out.len() > lim.max_level {
+    if out.len() > cap {
         return Err(Stop::TooMany);
     }
     Ok(out)
@@ -184,6 +194,7 @@ fn children_sorted(
     bits: &Bits,
     (group, keep): Keep,
     part: &[u64],
+    cap: usize,
     lim: &Limits,
 ) -> Result<Vec<u64>, Stop> {
     let mut runs: Vec<Vec<u64>> = Vec::new();
@@ -218,7 +229,7 @@ fn children_sorted(
                 runs.pop().unwrap_or_default(),
             );
             let merged = merge(&a, &b);
-            if merged.len() > lim.max_level {
+            if merged.len() > cap {
                 return Err(Stop::TooMany);
             }
             runs.push(merged);
@@ -227,7 +238,7 @@ fn children_sorted(
     let mut out = Vec::new();
     while let Some(r) = runs.pop() {
         out = merge(&r, &out);
-        if out.len() > lim.max_level {
+        if out.len() > cap {
             return Err(Stop::TooMany);
         }
     }

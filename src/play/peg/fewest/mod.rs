@@ -85,7 +85,7 @@ pub struct Limits {
 
 /// The bytes a position of the level being built may take at its peak (its parent's level
 /// read, the sorted runs of two threads and their merge).
-pub const BUILD_BYTES: usize = 40;
+pub const BUILD_BYTES: usize = 48;
 
 impl Limits {
     /// These limits within a memory budget of `bytes`: a level holds at most bytes /
@@ -134,6 +134,10 @@ pub struct Solved {
     pub symmetry: usize,
     /// The pagodas the levels were pruned by (closed under the problem's symmetry; 0: none).
     pub pagodas: usize,
+    /// Positions in each level built for the problem, forward from the start and backward
+    /// (complements) from the finish ([`solve_pair`] only; empty when levels were shared).
+    pub forward: Vec<u64>,
+    pub backward: Vec<u64>,
     pub seconds: f64,
 }
 
@@ -190,6 +194,9 @@ pub fn solve_pair(
     let (a, b) = (Seen::new(bits, &fwd, 0), Seen::new(bits, bwd, 0));
     let mut s = solve(board, bits, (&a, &b), lim)?;
     s.pagodas = pagodas;
+    let sizes = |r: &Reach| r.levels.iter().map(|l| l.len() as u64).collect();
+    s.forward = sizes(&fwd);
+    s.backward = sizes(bwd);
     s.seconds = started.elapsed().as_secs_f64();
     Ok((s, positions))
 }
