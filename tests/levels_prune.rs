@@ -106,3 +106,25 @@ fn the_catalogue_pruned_agrees_with_the_catalogue_shared() {
     assert_eq!(answers(&shared), answers(&pruned));
 }
 
+
+#[test]
+fn memory_sizes_parse_and_a_small_budget_stops_in_one_line() {
+    assert_eq!(fewest::parse_memory("16G"), Ok(16 << 30));
+    assert_eq!(fewest::parse_memory("512m"), Ok(512 << 20));
+    assert_eq!(fewest::parse_memory("1048576"), Ok(1 << 20));
+    for bad in ["", "G", "12X", "-1G", "1K", "99999999999T"] {
+        assert!(fewest::parse_memory(bad).is_err(), "{bad}");
+    }
+    assert!(fewest::half_the_machine() > 0);
+    let b = board("english");
+    let c = b.index[&Cell::xy(0, 0)];
+    let small = Limits::default().with_memory(4 << 20);
+    let e = fewest::solve_one(&b, c, c, &small).unwrap_err();
+    assert!(e.contains("memory budget") && !e.contains('\n'), "{e}");
+    // A budget that holds the levels gives the answer (the triangle: a few kilobytes).
+    let t = board("triangle5");
+    let lim = Limits::default().with_memory(1 << 20);
+    let (s, _) = fewest::solve_one(&t, 0, 0, &lim).unwrap();
+    let (plain, _) = fewest::solve_one(&t, 0, 0, &Limits::default()).unwrap();
+    assert_eq!(s.min_moves, plain.min_moves);
+}
