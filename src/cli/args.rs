@@ -150,6 +150,9 @@ pub struct SolveArgs {
     /// One JSON object on stdout
     #[arg(long)]
     pub json: bool,
+    /// Also print the army (rows of o and ., the target marked) and the play as numbered moves; on a square board of at most 9 x 9 holes also in Bell's notation (a-g, 1-7 on the English board)
+    #[arg(long, conflicts_with = "json")]
+    pub show: bool,
     /// Write each IP as solved (MPS or LP by extension), as FILE-<men>men-d<x>_<y>.<ext>
     #[arg(long, value_name = "FILE")]
     pub write_model: Option<PathBuf>,

@@ -6,6 +6,7 @@ use crate::cli::args::{
     self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, VerifyArgs, emitln,
 };
 use crate::play::peg::settle::{self, Limits, Outcome, Verdict};
+use crate::play::peg::short::PlayKind;
 use crate::play::peg::{PegBoard, catalog, parse_cell};
 use crate::report::export;
 use serde_json::json;
@@ -41,15 +42,22 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
             cli::check_writable(dir)?;
         }
     }
-    let o = settle::settle(&board, v, f, &Limits::default()).map_err(Error::failure)?;
+    let mut o = settle::settle(&board, v, f, &Limits::default()).map_err(Error::failure)?;
+    let interrupt = Some(&crate::ip::solve::INTERRUPTED);
+    let kind = crate::play::peg::short::prefer_short(&board, &mut o, interrupt);
     let files = match &a.out {
-        Some(dir) => write_problem(&board, &o, dir, true)?,
+        Some(dir) => write_problem(&board, &o, dir)?,
         None => None,
     };
     if a.json {
-        emitln(&problem_json(&board, &o, files.as_deref()).to_string())?;
+        let mut j = problem_json(&board, &o, files.as_deref());
+        j["play_kind"] = json!(kind.as_ref().map(PlayKind::as_str));
+        emitln(&j.to_string())?;
     } else {
-        emitln(&summary_line(&board, &o))?;
+        emitln(&summary_line(&board, &o, kind.as_ref()))?;
+        if let (true, Verdict::Solvable { play }) = (a.show, &o.verdict) {
+            crate::cli::args::emit(&crate::report::text::show_board(&board, v, play))?;
+        }
     }
     if let Some(path) = &a.proof {
         match settle::proof(&board, &o) {
@@ -60,14 +68,16 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     Ok(if o.verdict.solvable().is_some() { 0 } else { 3 })
 }
 
-fn summary_line(board: &PegBoard, o: &Outcome) -> String {
+/// The answer in one line; `kind` says which play a solvable problem reports.
+fn summary_line(board: &PegBoard, o: &Outcome, kind: Option<&PlayKind>) -> String {
     let (v, f) = (o.vacancy, o.finish);
     let head = format!("{} ({},{}) -> ({},{}):", board.name, v.0, v.1, f.0, f.1);
     match &o.verdict {
         Verdict::Solvable { play } => format!(
-            "{head} solvable: a play of {} jumps in {} moves, verified by replay ({:.2} s)",
+            "{head} solvable: a play of {} jumps in {} moves{}, verified by replay ({:.2} s)",
             play.len(),
             crate::proof::verify::count_moves(play),
+            kind.map_or(String::new(), |k| format!(", {}", k.describe())),
             o.seconds
         ),
         Verdict::Undecided { why } => format!("{head} undecided: {why} ({:.2} s)", o.seconds),
@@ -97,15 +107,10 @@ fn problem_json(board: &PegBoard, o: &Outcome, play_csv: Option<&Path>) -> serde
     })
 }
 
-/// Writes a solvable problem's start and play (CSV), play picture (SVG) and, with `page`,
-/// its viewer page (HTML, [`crate::report::viewer::board_html`]) into `dir`; returns the play CSV's
-/// path.
-fn write_problem(
-    board: &PegBoard,
-    o: &Outcome,
-    dir: &Path,
-    page: bool,
-) -> Result<Option<PathBuf>, Error> {
+/// Writes a solvable problem's start and play (CSV), play picture (SVG, a strip of frames)
+/// and viewer page (HTML) into `dir` ([`crate::report::boards::write_play`]); returns the play
+/// CSV's path.
+fn write_problem(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<Option<PathBuf>, Error> {
     let Verdict::Solvable { play } = &o.verdict else {
         return Ok(None);
     };
@@ -122,12 +127,8 @@ fn write_problem(
         export::army_csv(&start, 2).as_bytes(),
     )?;
     crate::files::write_atomic(&play_path, export::play_csv(play, 2).as_bytes())?;
-    let svg = catalog::play_svg(board, o.vacancy, play);
-    crate::files::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())?;
-    if page {
-        let html = crate::report::viewer::board_html(board, o.vacancy, play, &stem);
-        crate::files::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
-    }
+    let start_csv = format!("{stem}-start.csv");
+    crate::report::boards::write_play(dir, (&stem, &start_csv), board, o.vacancy, play)?;
     Ok(Some(play_path))
 }
 
@@ -160,7 +161,7 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
         .map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let outcomes = catalog::run(&board, &Limits::default(), deadline, |o| {
         if a.verbose {
-            eprintln!("{}", summary_line(&board, o));
+            eprintln!("{}", summary_line(&board, o, None));
         }
         if failed.is_none()
             && let Err(e) = write_files(&board, o, &sub)
@@ -180,7 +181,7 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     )?;
     crate::files::write_atomic(
         &a.out.join(format!("{name}.svg")),
-        catalog::svg(&board, &outcomes).as_bytes(),
+        crate::report::boards::catalogue_svg(&board, &outcomes).as_bytes(),
     )?;
     let rel = format!("{}/{name}", a.out.display());
     if a.json {
@@ -195,10 +196,10 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     Ok(if undecided || !moves_complete { 3 } else { 0 })
 }
 
-/// One problem's files in DIR/<board>/: its proof, and for a solvable one its play; a
-/// viewer page only for the complement problems (vacancy = finish; some 40 kB a page).
+/// One problem's files in DIR/<board>/: its proof, and for a solvable one its play, the
+/// play's picture and its viewer page.
 fn write_files(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<(), Error> {
-    write_problem(board, o, dir, o.vacancy == o.finish)?;
+    write_problem(board, o, dir)?;
     if let Some(p) = settle::proof(board, o) {
         let path = dir.join(format!(
             "{}-{}.proof.json",

@@ -182,6 +182,9 @@ fn check_and_write(
             &dir.join(format!("{stem}-moves-play.csv")),
             export::play_csv(play, 2).as_bytes(),
         )?;
+        // Its picture and page; the start is the catalogue's <stem>-start.csv.
+        let names = (format!("{stem}-moves"), format!("{stem}-start.csv"));
+        crate::report::boards::write_play(dir, (&names.0, &names.1), board, v, play)?;
     }
     let doc = json!({
         "vacancy": [v.0, v.1],

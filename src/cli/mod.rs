@@ -233,7 +233,14 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         }
         emitln(&v.to_string())
     } else {
-        print_summary(&out, find.as_ref())
+        print_summary(&out, find.as_ref()).and_then(|()| match a.show && out.verified {
+            true => emit(&crate::report::text::show_army(
+                &out.army.lattice(),
+                &out.army_cells,
+                &out.play,
+            )),
+            false => Ok(()),
+        })
     };
     // Written even when standard output has gone: the files were asked for.
     if let (Some(dir), Some(_)) = (&a.out, &files) {

@@ -118,6 +118,9 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         outln!("{j}");
     } else {
         print_answer(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
+        if let (true, Some(play)) = (a.show, &ans.play) {
+            crate::cli::args::out(&crate::report::text::show_army(&lattice, &men, play));
+        }
         if let Some(Ok(p)) = &written {
             outln!("wrote {}", p.display());
         }
@@ -282,6 +285,9 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
         None => None,
     };
     print_all(a.json, &out, csv.as_deref())?;
+    if let (true, Some((men, play))) = (a.show, &out.best) {
+        crate::cli::args::out(&crate::report::text::show_army(&army.lattice(), men, play));
+    }
     let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
     Ok(if out.proven {
         0

@@ -81,6 +81,11 @@ pub struct MovesArgs {
     /// One JSON object on stdout
     #[arg(long)]
     pub json: bool,
+    /// Also print the army or start (rows of o and ., the target or finish marked) and the
+    /// play as numbered moves; on a square board of at most 9 x 9 holes also in Bell's
+    /// notation (a-g, 1-7 on the English board)
+    #[arg(long, conflicts_with = "json")]
+    pub show: bool,
 }
 
 /// The proof of "`play` is a fewest-moves play" for an army at `level` (`board` None) or a

@@ -198,6 +198,9 @@ fn report(
             start.len()
         );
         print_body(ans, seed_moves, a.tt_entries, csv.as_deref());
+        if let (true, Some(play)) = (a.show, &ans.play) {
+            crate::cli::args::out(&crate::report::text::show_board(board, v, play));
+        }
         if let Some(Ok(p)) = &written {
             outln!("wrote {}", p.display());
         }

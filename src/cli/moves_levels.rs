@@ -61,6 +61,9 @@ pub fn moves(
         outln!("{j}");
     } else {
         print_answer(board, (v, f), start.len(), &s, built);
+        if let (true, Some(play)) = (a.show, &s.play) {
+            crate::cli::args::out(&crate::report::text::show_board(board, v, play));
+        }
         for p in csv.iter().chain(written.iter().flatten()) {
             outln!("wrote {}", p.display());
         }
@@ -163,7 +166,8 @@ fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, 
 }
 
 /// Writes a board play and, beside it, its start position (so that `verify --model
-/// --finish` replays it) under `dir`; returns the play's path.
+/// --finish` replays it), its picture (`-moves-play.svg`) and its viewer page
+/// (`-moves.html`) under `dir`; returns the play's path.
 pub(crate) fn write_play(
     dir: &std::path::Path,
     board: &PegBoard,
@@ -179,5 +183,8 @@ pub(crate) fn write_play(
     )?;
     let p = dir.join(format!("{stem}-moves-play.csv"));
     crate::files::write_atomic(&p, crate::report::export::play_csv(play, 2).as_bytes())?;
+    let start_csv = format!("{stem}-moves-start.csv");
+    let names = (format!("{stem}-moves"), start_csv);
+    crate::report::boards::write_play(dir, (&names.0, &names.1), board, v, play)?;
     Ok(p)
 }

@@ -1,8 +1,9 @@
 //! Classical peg-solitaire boards: a finite board read from a model file (`start = { kind =
 //! "board" }`), and the single-vacancy → single-survivor problems on it. This module holds
 //! the board itself (holes, jumps, symmetries); [`classes`] finds position-class witnesses,
-//! [`settle`] answers one problem (class, resource count, jump IP, backtracker), [`catalog`]
-//! settles every problem of a board up to its symmetry.
+//! [`settle`] answers one problem (class, resource count, jump IP, backtracker), [`short`]
+//! trades its play for one of the fewest moves when that is cheap, [`catalog`] settles every
+//! problem of a board up to its symmetry.
 //!
 //! Coordinates are the model file's (every hole a lattice point); the play, the CSV files and
 //! the proof use them unchanged.
@@ -15,6 +16,7 @@ pub mod fewest;
 pub mod play;
 pub mod settle;
 pub mod sharpen;
+pub mod short;
 
 use crate::problem::Problem;
 use crate::problem::file::{Cells, Start};

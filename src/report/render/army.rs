@@ -5,7 +5,7 @@
 use super::board::{Layout, background, coordinates, document, extent, frame, ring, top_exponent};
 use super::legend::{Legend, legend_exponents};
 use super::{BOTTOM, LEFT, regiment_colour, window};
-use crate::problem::geometry::{Cell, Lattice};
+use crate::problem::geometry::{Cell, Embedding, Lattice};
 use crate::proof::verify::Step;
 use crate::report::regiment::{Regiment, regiments};
 use crate::weight::pagoda::Pagoda;
@@ -59,6 +59,10 @@ pub fn army_svg(
     legend.line("the cell the last jump passes over; a man on a");
     legend.line("cell of exponent e weighs σ^e, σ = (√5 − 1)/2.");
     legend.swatches(&legend_exponents(lo, top), top);
+    if !matches!(lattice.embedding, Embedding::Square | Embedding::Cubic) {
+        legend.line("Rows (y) are labelled on the left; a column (x) slants:");
+        legend.line("follow the dotted line up from its x below.");
+    }
     if let Some(last) = play.last() {
         board = board
             .add(ring(

@@ -207,16 +207,15 @@ pub(super) fn frame(layout: &Layout, men: &[(Cell, &str)], origin: (f64, f64)) -
     g.add(target_ring(layout, origin))
 }
 
-/// Coordinates along two edges: each row's y left of its leftmost cell, and the x of the
-/// bottom row's cells below them (every other one where cells are a unit apart).
+/// Coordinates along two edges: each row's y left of its leftmost cell, and x below the
+/// bottom row. On the square lattice a column is upright: the x of the bottom row's cells
+/// (every other one where cells are a unit apart). On the hexagonal and triangular lattices a
+/// column (x constant) is a slanted line, so x is written where the line leaves the bottom
+/// row, and a dotted guide runs up the line through every row shown (every column, every
+/// other or every fifth, by the width shown), so that a reader finds the x of any cell by
+/// following the nearest guide.
 pub(super) fn coordinates(layout: &Layout, cells: &[Cell], origin: (f64, f64)) -> Group {
     let place = |c: Cell| layout.place(c, origin);
-    let label = |s: String, (x, y): (f64, f64), anchor: &str| {
-        Text::new(s)
-            .set("x", x)
-            .set("y", y)
-            .set("text-anchor", anchor)
-    };
     let mut g = Group::new()
         .set("font-family", "sans-serif")
         .set("font-size", 8)
@@ -238,33 +237,87 @@ pub(super) fn coordinates(layout: &Layout, cells: &[Cell], origin: (f64, f64)) -
     let Some(&bottom) = rows.keys().last() else {
         return g;
     };
-    let mut last: Vec<(f64, f64, i32)> = cells
-        .iter()
-        .filter(|c| c.1 == bottom)
-        .map(|&c| {
-            let p = place(c);
-            (p.0, p.1, c.0)
-        })
-        .collect();
-    last.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let gap = last
-        .windows(2)
-        .map(|w| w[1].0 - w[0].0)
-        .fold(f64::MAX, f64::min);
+    let mut last: Vec<Cell> = cells.iter().copied().filter(|c| c.1 == bottom).collect();
+    last.sort_by(|a, b| place(*a).0.total_cmp(&place(*b).0));
     let below = UNIT * 0.5 + 9.0;
-    if let Some(first) = last.first() {
-        g = g.add(label(
-            "x".into(),
-            (first.0 - UNIT * 0.62, first.1 + below),
-            "end",
-        ));
+    if let Some(&first) = last.first() {
+        let (px, py) = place(first);
+        g = g.add(label("x".into(), (px - UNIT * 0.62, py + below), "end"));
     }
-    for &(px, py, x) in &last {
-        if gap >= 1.5 * UNIT || x % 2 == 0 {
-            g = g.add(label(x.to_string(), (px, py + below), "middle"));
+    if matches!(layout.embedding, Embedding::Square | Embedding::Cubic) {
+        let gap = last
+            .windows(2)
+            .map(|w| place(w[1]).0 - place(w[0]).0)
+            .fold(f64::MAX, f64::min);
+        for &c in &last {
+            let (px, py) = place(c);
+            if gap >= 1.5 * UNIT || c.0 % 2 == 0 {
+                g = g.add(label(c.0.to_string(), (px, py + below), "middle"));
+            }
         }
+        return g;
+    }
+    let step = match last.len() {
+        0..=8 => 1,
+        9..=20 => 2,
+        _ => 5,
+    };
+    for &c in last.iter().filter(|c| c.0 % step == 0) {
+        g = g.add(column_guide(layout, cells, c, origin));
     }
     g
+}
+
+/// A text label at `(x, y)`.
+fn label(s: String, (x, y): (f64, f64), anchor: &str) -> Text {
+    Text::new(s)
+        .set("x", format!("{x:.1}"))
+        .set("y", format!("{y:.1}"))
+        .set("text-anchor", anchor)
+}
+
+/// The slanted column of the bottom row's cell `c` on a skewed lattice: a dotted line up
+/// through every cell of the column shown, and its x where the line leaves the bottom row.
+fn column_guide(layout: &Layout, cells: &[Cell], c: Cell, origin: (f64, f64)) -> Group {
+    let place = |c: Cell| layout.place(c, origin);
+    let top = cells
+        .iter()
+        .filter(|d| d.0 == c.0)
+        .map(|d| d.1)
+        .min()
+        .unwrap_or(c.1);
+    // From half a row above the column's top cell to half a row below the bottom row.
+    let (a, b) = (place(Cell::xy(c.0, top)), place(c));
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let beyond = place(Cell::xy(c.0, c.1 + 1));
+    let (ux, uy) = (beyond.0 - b.0, beyond.1 - b.1);
+    let start = if top < c.1 {
+        (
+            a.0 - dx / (c.1 - top) as f64 * 0.5,
+            a.1 - dy / (c.1 - top) as f64 * 0.5,
+        )
+    } else {
+        (b.0 - ux * 0.5, b.1 - uy * 0.5)
+    };
+    let end = (b.0 + ux * 0.45, b.1 + uy * 0.45);
+    Group::new()
+        .set("class", "column")
+        .add(
+            Line::new()
+                .set("x1", format!("{:.1}", start.0))
+                .set("y1", format!("{:.1}", start.1))
+                .set("x2", format!("{:.1}", end.0))
+                .set("y2", format!("{:.1}", end.1))
+                .set("stroke", "#666")
+                .set("stroke-opacity", 0.55)
+                .set("stroke-width", 0.8)
+                .set("stroke-dasharray", "1.5 2"),
+        )
+        .add(label(
+            c.0.to_string(),
+            (b.0 + ux * 0.75, b.1 + uy * 0.75 + 3.0),
+            "middle",
+        ))
 }
 
 pub(super) fn extent(lattice: &Lattice, cells: &[Cell]) -> (f64, f64) {

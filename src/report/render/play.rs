@@ -1,5 +1,5 @@
-//! A play as a picture: a strip of frames, one per move, with the moving man's path drawn,
-//! for a play of at most [`STRIP_MOVES`] moves; a longer one is a jump map
+//! A play as a picture: a strip of frames, one per move, with the moving man's path drawn
+//! with arrowheads, for a play of at most [`STRIP_MOVES`] moves; a longer one is a jump map
 //! ([`super::jump_map`]).
 
 use super::board::{Layout, background, document, extent, frame};
@@ -9,7 +9,7 @@ use crate::problem::geometry::{Cell, Lattice};
 use crate::proof::verify::Step;
 use crate::weight::pagoda::Pagoda;
 use std::collections::HashSet;
-use svg::node::element::{Definitions, Polyline, Text};
+use svg::node::element::{Definitions, Line, Marker, Path, Text};
 
 /// Splits a play into moves: runs of jumps by the same man.
 pub(super) fn moves_of(play: &[Step]) -> Vec<Vec<Step>> {
@@ -42,8 +42,40 @@ pub fn play_svg(
     }
 }
 
+/// The colour of a move's path in the strip.
+const PATH: &str = "#e80";
+
+/// The arrowhead each jump of the strip ends with (a definition, `url(#head)`).
+fn arrowhead() -> Marker {
+    Marker::new()
+        .set("id", "head")
+        .set("viewBox", "0 0 10 10")
+        .set("refX", 8)
+        .set("refY", 5)
+        .set("markerWidth", 4)
+        .set("markerHeight", 4)
+        .set("orient", "auto")
+        .add(Path::new().set("d", "M0,0 L10,5 L0,10 z").set("fill", PATH))
+}
+
+/// One jump of the moving man: a line from his cell to just short of where he lands, with an
+/// arrowhead.
+fn jump_line(a: (f64, f64), b: (f64, f64)) -> Line {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let back = super::UNIT * 0.25;
+    Line::new()
+        .set("x1", format!("{:.1}", a.0))
+        .set("y1", format!("{:.1}", a.1))
+        .set("x2", format!("{:.1}", b.0 - dx / len * back))
+        .set("y2", format!("{:.1}", b.1 - dy / len * back))
+        .set("stroke", PATH)
+        .set("stroke-width", 2.2)
+        .set("marker-end", "url(#head)")
+}
+
 /// The play as a strip of frames: the army, then the position after each move, with the
-/// moving man's path drawn.
+/// moving man's path drawn jump by jump with arrowheads.
 fn strip_svg(
     lattice: &Lattice,
     pagoda: &Pagoda,
@@ -61,7 +93,11 @@ fn strip_svg(
     let mut doc = document(fw * cols as f64, fh * rows as f64 + 20.0, caption);
     let mut men: HashSet<Cell> = army.iter().copied().collect();
     let layout = Layout::new(lattice.embedding, &cells);
-    doc = doc.add(Definitions::new().add(background(lattice, pagoda, level, &cells)));
+    doc = doc.add(
+        Definitions::new()
+            .add(background(lattice, pagoda, level, &cells))
+            .add(arrowhead()),
+    );
     for k in 0..=moves.len() {
         let origin = ((k % cols) as f64 * fw, (k / cols) as f64 * fh);
         if k > 0 {
@@ -84,16 +120,9 @@ fn strip_svg(
         };
         if k > 0 {
             let place = |c: Cell| layout.place(c, origin);
-            let mut pts = vec![place(moves[k - 1][0].from)];
-            pts.extend(moves[k - 1].iter().map(|s| place(s.to)));
-            let pts: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-            g = g.add(
-                Polyline::new()
-                    .set("points", pts.join(" "))
-                    .set("fill", "none")
-                    .set("stroke", "#e80")
-                    .set("stroke-width", 2.5),
-            );
+            for s in &moves[k - 1] {
+                g = g.add(jump_line(place(s.from), place(s.to)));
+            }
         }
         g = g.add(
             Text::new(label)

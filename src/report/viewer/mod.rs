@@ -173,8 +173,13 @@ pub fn board_data(
         .map(|k| json!({"men": men.len() - k}))
         .collect();
     let finish = play.last().map_or(vacancy, |s| s.to);
+    let bell = crate::report::notation::Notation::of(board).map(|n| {
+        let (x0, y0) = n.origin();
+        json!({"x0": x0, "y0": y0, "name": n.describe()})
+    });
     json!({
         "army": board.name,
+        "bell": bell,
         "caption": format!(
             "{}: from every hole but ({}, {}) to one man on ({}, {}), {} jumps, {} moves",
             board.name, vacancy.0, vacancy.1, finish.0, finish.1, play.len(), count_moves(play)
@@ -208,6 +213,11 @@ pub fn board_html(
     stem: &str,
 ) -> String {
     page(board_data(board, vacancy, play, stem))
+}
+
+/// The whole page around any data of the shape [`data`] and [`board_data`] make.
+pub fn page_of(data: Value) -> String {
+    page(data)
 }
 
 /// The whole page for a play: [`data`] embedded in the viewer's HTML, style and script.

@@ -176,20 +176,61 @@ const SCRIPT: &str = r#"
     if (!r || c[2] < r[2]) rows.set(c[1], c);
   }
   const rowKeys = [...rows.keys()].sort((a, b) => a - b);
-  rowKeys.forEach((y, i) => {
+  const upright = D.embedding === 'square' || D.embedding === 'cubic';
+  // A board's rows and columns are labelled at the edges of its box (its rows differ).
+  const boxed = B && upright;
+  const rowLabelX = c => (boxed ? minX : c[2]) - 0.62;
+  for (const y of rowKeys) {
     const c = rows.get(y);
-    if (i === 0) el('text', {x: c[2] - 0.62, y: c[3] - 0.55, 'text-anchor': 'end'}, labels).textContent = 'y';
-    el('text', {x: c[2] - 0.62, y: c[3] + 0.13, 'text-anchor': 'end'}, labels).textContent = y;
-  });
-  const bottom = D.cells.filter(c => c[1] === rowKeys[rowKeys.length - 1]).sort((a, b) => a[2] - b[2]);
-  let gap = Infinity;
-  for (let i = 1; i < bottom.length; i++) gap = Math.min(gap, bottom[i][2] - bottom[i - 1][2]);
-  if (bottom.length) {
-    el('text', {x: bottom[0][2] - 0.62, y: bottom[0][3] + 0.95, 'text-anchor': 'end'}, labels).textContent = 'x';
+    el('text', {x: rowLabelX(c), y: c[3] + 0.13, 'text-anchor': 'end'}, labels).textContent = y;
   }
-  for (const c of bottom) {
-    if (gap >= 1.5 || c[0] % 2 === 0) {
+  const rowOf = y => D.cells.filter(c => c[1] === y).sort((a, b) => a[2] - b[2]);
+  const columns = [...new Set(D.cells.map(c => c[0]))].sort((a, b) => a - b)
+    .map(x => D.cells.find(c => c[0] === x));
+  const bottom = boxed ? columns.map(c => [c[0], c[1], c[2], maxY]) : rowOf(rowKeys[rowKeys.length - 1]);
+  // On a skewed lattice a column (x constant) is a slanted line: x goes where the line
+  // leaves the edge row with more cells (the bottom, or the top of a board pointing down),
+  // and a dotted guide runs up the line, so that any cell's x is found by following it.
+  const topRow = rowOf(rowKeys[0]);
+  const edge = !upright && topRow.length > bottom.length ? topRow : bottom;
+  const down = edge === bottom ? 1 : -1;
+  const u = [(D.embedding === 'hexagonal' ? 0.5 : -0.5) * down, Math.sqrt(3) / 2 * down];
+  // The axis names: y above the row labels (below them when x is written above the board).
+  const yRow = rows.get(down > 0 ? rowKeys[0] : rowKeys[rowKeys.length - 1]);
+  el('text', {x: rowLabelX(yRow), y: yRow[3] + (down > 0 ? -0.55 : 0.85), 'text-anchor': 'end'}, labels).textContent = 'y';
+  if (edge.length) {
+    const c = edge[0];
+    const at = upright ? [c[2] - 0.62, c[3] + 0.95] : [c[2] + u[0] * 0.8 - 0.5, c[3] + u[1] * 0.8 + 0.13];
+    el('text', {x: at[0], y: at[1], 'text-anchor': 'end'}, labels).textContent = 'x';
+  }
+  let gap = Infinity;
+  for (let i = 1; i < edge.length; i++) gap = Math.min(gap, edge[i][2] - edge[i - 1][2]);
+  const step = upright ? (gap >= 1.5 ? 1 : 2) : (edge.length <= 8 ? 1 : edge.length <= 20 ? 2 : 5);
+  for (const c of edge) {
+    if (c[0] % step !== 0) continue;
+    if (upright) {
       el('text', {x: c[2], y: c[3] + 0.95, 'text-anchor': 'middle'}, labels).textContent = c[0];
+      continue;
+    }
+    const col = D.cells.filter(d => d[0] === c[0]).sort((a, b) => (a[1] - b[1]) * down);
+    const far = col[0];
+    const g = el('g', {class: 'column'}, labels);
+    el('line', {x1: far[2] - u[0] * 0.5, y1: far[3] - u[1] * 0.5, x2: c[2] + u[0] * 0.45,
+      y2: c[3] + u[1] * 0.45, stroke: '#666', 'stroke-opacity': 0.55, 'stroke-width': 0.05,
+      'stroke-dasharray': '0.1 0.12'}, g);
+    el('text', {x: c[2] + u[0] * 0.8, y: c[3] + u[1] * 0.8 + 0.13, 'text-anchor': 'middle'}, g).textContent = c[0];
+  }
+  // Bell's names on a square board: letters above the columns, numbers right of the rows.
+  const bell = B && D.bell ? D.bell : null;
+  const hole = (x, y) => bell ? String.fromCharCode(97 + x - bell.x0) + (y - bell.y0 + 1) : null;
+  if (bell) {
+    const g = el('g', {class: 'bell', fill: '#7c3aed'}, labels);
+    for (const c of columns) {
+      el('text', {x: c[2], y: minY - 0.62, 'text-anchor': 'middle'}, g).textContent = hole(c[0], bell.y0)[0];
+    }
+    for (const y of rowKeys) {
+      const r = rowOf(y), c = r[r.length - 1];
+      el('text', {x: maxX + 0.62, y: c[3] + 0.13, 'text-anchor': 'start'}, g).textContent = y - bell.y0 + 1;
     }
   }
   const ring = (x, y, colour, r, dash, parent) => el('circle', {cx: P(x, y)[0], cy: P(x, y)[1], r: r,
@@ -260,7 +301,9 @@ const SCRIPT: &str = r#"
       $('s-jump').textContent = 'Jump 0 of ' + N + '.';
     } else {
       const j = D.jumps[k - 1], m = j[6], s = firstJump[m], e = ends[m];
-      $('s-move').textContent = 'Move ' + m + ' of ' + M + ' (jumps ' + (s + 1) + '–' + e + ').';
+      const named = bell ? ': ' + [hole(D.jumps[s][0], D.jumps[s][1])].concat(
+        D.jumps.slice(s, e).map(t => hole(t[4], t[5]))).join('-') : '';
+      $('s-move').textContent = 'Move ' + m + ' of ' + M + ' (jumps ' + (s + 1) + '–' + e + ')' + named + '.';
       $('s-jump').textContent = 'Jump ' + k + ' of ' + N + ': (' + j[0] + ', ' + j[1] + ') over (' +
         j[2] + ', ' + j[3] + ') to (' + j[4] + ', ' + j[5] + ')' +
         (e - s > 1 ? ', jump ' + (k - s) + ' of this move\'s ' + (e - s) : '') + '.';
@@ -346,6 +389,7 @@ const SCRIPT: &str = r#"
     para('<b>Moves.</b> The moving man is ringed in yellow; the start of his move is marked and ' +
       'his path drawn with arrowheads; the men he removes fade out. A move is a run of jumps by one man.');
     para('<b>Keys.</b> ← → a jump, ↑ ↓ a move, space play/pause, Home/End the first/last position.');
+    if (bell) para('<b>Names.</b> ' + bell.name + ' (the violet letters and numbers); y grows downward.');
   }
   if (!B) para('<b>Shading.</b> A cell of exponent <i>e</i> weighs σ<sup><i>e</i></sup>, σ = (√5 − 1)/2 ≈ 0.618; ' +
     '<i>e</i> = ' + D.offset + ' + the distance from d = (' + d[0] + ', ' + d[1] + '), the cell the last jump passes ' +
