@@ -3,20 +3,20 @@
 //! needs Debian's chromium and chromium-driver, which `scripts/browser-setup` installs, and
 //! `scripts/browser-test` runs it).
 //!
-//! The browser is driven over plain WebDriver HTTP: chromedriver listens on loopback and a
-//! few lines below speak HTTP/1.1 to it over a `TcpStream`, so no async runtime is needed.
+//! The browser is driven over plain WebDriver HTTP by `common/browser.rs`.
 
+#[path = "common/browser.rs"]
+mod browser;
+
+use browser::Driver;
 use serde_json::{Value, json};
 use solarmy::problem::Army;
 use solarmy::problem::geometry::Cell;
 use solarmy::proof::verify::{self, Step};
 use solarmy::report::export;
 use std::collections::BTreeSet;
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The position after every jump (index 0: the army), replayed here, apart from the viewer.
 fn positions(army: &[Cell], play: &[Step]) -> Vec<BTreeSet<Cell>> {
@@ -94,196 +94,6 @@ fn hexagonal_7_page_is_self_contained_and_small() {
     for s in &play {
         assert!(cells.contains(&s.from) && cells.contains(&s.over) && cells.contains(&s.to));
     }
-}
-
-/// chromedriver, killed when dropped (also when a test panics before its session exists).
-struct Service(Child);
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A minimal synchronous WebDriver client: chromedriver on a loopback port, one session.
-/// Dropping it ends the session (and so Chromium), then chromedriver.
-struct Driver {
-    port: u16,
-    _chromedriver: Service,
-    session: String,
-    _profile: tempfile::TempDir,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// One HTTP/1.1 request to chromedriver; the JSON body of the answer. chromedriver keeps
-/// the connection open, so the body is read by its Content-Length.
-fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-    let body = body.map_or(String::new(), |b| b.to_string());
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 65536];
-    let mut want: Option<usize> = None;
-    loop {
-        if let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
-            let len = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .ok_or_else(|| format!("no Content-Length in {head}"))?
-                .trim()
-                .parse::<usize>()
-                .map_err(|e| e.to_string())?;
-            want = Some(split + 4 + len);
-        }
-        if want.is_some_and(|w| raw.len() >= w) {
-            break;
-        }
-        let n = s.read(&mut buf).map_err(|e| e.to_string())?;
-        if n == 0 {
-            return Err("connection closed before the answer was complete".into());
-        }
-        raw.extend_from_slice(&buf[..n]);
-    }
-    let end = want.unwrap();
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let payload = &raw[split + 4..end];
-    serde_json::from_slice(payload)
-        .map_err(|e| format!("{e}: {}", String::from_utf8_lossy(payload)))
-}
-
-impl Driver {
-    fn start() -> Driver {
-        let port = free_port();
-        let chromedriver = Service(
-            Command::new("chromedriver")
-                .arg(format!("--port={port}"))
-                .arg("--allowed-ips=127.0.0.1")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("chromedriver not found: run scripts/browser-setup"),
-        );
-        let t = Instant::now();
-        while http(port, "GET", "/status", None)
-            .map(|v| v["value"]["ready"] != json!(true))
-            .unwrap_or(true)
-        {
-            assert!(
-                t.elapsed() < Duration::from_secs(30),
-                "chromedriver did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let profile = tempfile::Builder::new()
-            .prefix("solarmy-chromium-")
-            .tempdir()
-            .unwrap();
-        let binary = std::env::var("SOLARMY_CHROMIUM").unwrap_or_else(|_| {
-            ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
-                .into_iter()
-                .find(|p| Path::new(p).exists())
-                .unwrap_or("chromium")
-                .to_string()
-        });
-        let caps = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": binary,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", "--hide-scrollbars",
-                    format!("--user-data-dir={}", profile.path().display()),
-                    "--window-size=1280,1000",
-                ],
-            },
-        }}});
-        let v = http(port, "POST", "/session", Some(&caps)).unwrap();
-        let session = v["value"]["sessionId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no session: {v}"))
-            .to_string();
-        Driver {
-            port,
-            _chromedriver: chromedriver,
-            session,
-            _profile: profile,
-        }
-    }
-
-    fn call(&self, method: &str, what: &str, body: Option<Value>) -> Value {
-        let path = format!("/session/{}/{what}", self.session);
-        let v = http(self.port, method, &path, body.as_ref()).unwrap();
-        if v["value"].get("error").is_some() {
-            panic!("WebDriver {what}: {}", v["value"]);
-        }
-        v["value"].clone()
-    }
-
-    fn goto(&self, url: &str) {
-        self.call("POST", "url", Some(json!({ "url": url })));
-    }
-
-    /// Runs a script in the page (its body; `return` gives a value back).
-    fn run(&self, script: &str) -> Value {
-        self.call(
-            "POST",
-            "execute/sync",
-            Some(json!({"script": script, "args": []})),
-        )
-    }
-
-    fn screenshot(&self, path: &Path) {
-        let b64 = self.call("GET", "screenshot", None);
-        std::fs::write(path, base64_decode(b64.as_str().unwrap())).unwrap();
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = http(
-            self.port,
-            "DELETE",
-            &format!("/session/{}", self.session),
-            None,
-        );
-    }
-}
-
-fn base64_decode(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("not base64: {c}"),
-    };
-    let bytes: Vec<u8> = s
-        .bytes()
-        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
-        .collect();
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for chunk in bytes.chunks(4) {
-        let v: Vec<u32> = chunk.iter().map(|&c| val(c) as u32).collect();
-        let n = v.iter().fold(0u32, |a, &x| a << 6 | x) << (6 * (4 - v.len()));
-        out.extend_from_slice(&n.to_be_bytes()[1..v.len()]);
-    }
-    out
 }
 
 /// The men drawn (the `data-x/data-y` of every `.man`), the step shown and the status line.
@@ -491,4 +301,109 @@ fn browser_steps_through_every_move() {
             shot.display()
         );
     }
+}
+
+/// The `width` and `height` attributes of an SVG document.
+fn svg_size(svg: &str) -> (u32, u32) {
+    let attr = |k: &str| -> f64 {
+        let at = svg.find(&format!(" {k}=\"")).unwrap() + k.len() + 3;
+        svg[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    (attr("width").ceil() as u32, attr("height").ceil() as u32)
+}
+
+/// Loads `file` in a window sized for `size` (CSS pixels), waits for it to draw, and saves a
+/// screenshot as `shot`.
+fn shoot(driver: &Driver, file: &Path, size: (u32, u32), shot: &Path) {
+    // The window's frame takes some room: ask for more than the page.
+    driver.resize(size.0 + 40, size.1 + 140);
+    driver.goto(&format!(
+        "file://{}",
+        file.canonicalize().unwrap().display()
+    ));
+    std::thread::sleep(Duration::from_millis(800));
+    driver.screenshot(shot);
+    let png = std::fs::read(shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "{}: not a PNG", shot.display());
+}
+
+/// The pictures of issue 38 as a reader sees them, in headless Chromium at twice the pixels:
+/// a board play's strip (the English central game in its fewest, 18 moves), that play's
+/// viewer page part way through, and the hexagonal army of level 7 with its column guides.
+/// Written to results/screenshots/ (or $SOLARMY_SCREENSHOTS), linked from results/README.md.
+#[test]
+#[ignore = "needs chromium and chromium-driver (scripts/browser-setup); run by scripts/browser-test"]
+fn browser_screenshots_of_the_pictures() {
+    use solarmy::play::peg::PegBoard;
+    use solarmy::weight::pagoda::Pagoda;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shots = std::env::var_os("SOLARMY_SCREENSHOTS")
+        .map_or(root.join("results/screenshots"), PathBuf::from);
+    std::fs::create_dir_all(&shots).unwrap();
+    let dir = std::env::temp_dir().join(format!("solarmy-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let driver = Driver::start_scaled(2.0);
+
+    // The English central game, 18 moves (results/boards/moves, proven the fewest).
+    let board = PegBoard::read(&root.join("models/english.toml")).unwrap();
+    let stored = root.join("results/boards/moves");
+    let play = export::read_play(&stored.join("english-v0_0-f0_0-moves-play.csv")).unwrap();
+    let stem = "english-v0_0-f0_0-moves";
+    solarmy::report::boards::write_play(
+        &dir,
+        (stem, "english-v0_0-f0_0-moves-start.csv"),
+        &board,
+        Cell::ORIGIN,
+        &play,
+    )
+    .unwrap();
+    let strip = dir.join(format!("{stem}-play.svg"));
+    let size = svg_size(&std::fs::read_to_string(&strip).unwrap());
+    shoot(
+        &driver,
+        &strip,
+        size,
+        &shots.join("english-central-strip.png"),
+    );
+    let frames = driver.run("return document.querySelectorAll('.caption').length");
+    assert_eq!(frames, json!(19), "the start and 18 moves");
+
+    let page = dir.join(format!("{stem}.html"));
+    shoot(
+        &driver,
+        &page,
+        (1000, 900),
+        &shots.join("english-central-page.png"),
+    );
+    driver.run("window.viewer.go(21)");
+    std::thread::sleep(Duration::from_millis(900));
+    driver.screenshot(&shots.join("english-central-page.png"));
+    let names = driver.run("return document.querySelectorAll('.bell text').length");
+    assert_eq!(names, json!(14), "a–g above, 1–7 beside");
+    let status = driver.run("return document.getElementById('s-move').textContent");
+    assert!(
+        status.as_str().unwrap().contains(": "),
+        "the move named: {status}"
+    );
+
+    // The hexagonal army of level 7 (the README's picture), its columns labelled by guides.
+    let armies = root.join("results/armies");
+    let men = export::read_army(&armies.join("hexagonal-7-army.csv")).unwrap();
+    let play = export::read_play(&armies.join("hexagonal-7-play.csv")).unwrap();
+    let lattice = Army::hexagonal().lattice();
+    let pagoda = Pagoda::improved(&lattice, play.last().unwrap().over);
+    let caption = "hexagonal army, level 7: 145 men (minimum)";
+    let svg = solarmy::report::render::army_svg(&lattice, &pagoda, 7, &men, &play, caption);
+    let file = dir.join("hexagonal-7-army.svg");
+    std::fs::write(&file, &svg).unwrap();
+    shoot(
+        &driver,
+        &file,
+        svg_size(&svg),
+        &shots.join("hexagonal-7-army.png"),
+    );
+    let guides = driver.run("return document.querySelectorAll('g.column').length");
+    assert!(guides.as_u64().unwrap() >= 5, "{guides}");
+    std::fs::remove_dir_all(&dir).ok();
+    println!("screenshots in {}", shots.display());
 }
