@@ -234,6 +234,44 @@ fn repaint_armies(dir: &Path) -> usize {
     n
 }
 
+/// Redraws results/3d/conway-3d-<level>-army.svg and -play.svg (layer slices) from the CSV
+/// files, with the captions `solve --out` gives them (3d.csv says which are minimal).
+fn repaint_3d(dir: &Path) -> usize {
+    let army = Army::read(&root().join("models/conway-3d.toml")).unwrap();
+    let table = std::fs::read_to_string(dir.with_extension("csv")).unwrap_or_default();
+    let mut n = 0;
+    for level in 1..=12 {
+        let stem = format!("{army}-{level}");
+        let (a, p) = (
+            dir.join(format!("{stem}-army.csv")),
+            dir.join(format!("{stem}-play.csv")),
+        );
+        if !a.exists() || !p.exists() {
+            continue;
+        }
+        let men = export::read_army_in(&a, 3).unwrap();
+        let play = export::read_play_in(&p, 3).unwrap();
+        let lattice = army.lattice();
+        let last = play.last().map_or(lattice.directions[0], |s| s.over);
+        let pagoda = Pagoda::improved(&lattice, last);
+        let minimum = table
+            .lines()
+            .any(|l| l.starts_with(&format!("{level},optimal,")));
+        let tag = if minimum { " (minimum)" } else { "" };
+        let caption = format!("{army} army, level {level}: {} men{tag}", men.len());
+        let svg = render::army_svg(&lattice, &pagoda, level, &men, &play, &caption);
+        solarmy::files::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())
+            .unwrap();
+        let moves = solarmy::proof::verify::count_moves(&play);
+        let caption = format!("{caption}, {} jumps in {moves} moves", play.len());
+        let svg = render::play_svg(&lattice, &pagoda, level, &men, &play, &caption);
+        solarmy::files::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())
+            .unwrap();
+        n += 1;
+    }
+    n
+}
+
 /// The vacancy of a board file stem `<board>-v<x>_<y>-f<x>_<y>…`.
 fn vacancy_of(name: &str, stem: &str) -> Option<Cell> {
     let rest = stem.strip_prefix(name)?.strip_prefix("-v")?;
@@ -333,6 +371,7 @@ fn repaint_results() {
     let a = repaint_armies(&results.join("armies"));
     let b = repaint_board_plays(&results.join("boards"));
     let c = repaint_catalogues(&results.join("boards"));
-    println!("repainted {a} armies, {b} board plays, {c} catalogues");
-    assert!(a > 0 && b > 0 && c > 0);
+    let d = repaint_3d(&results.join("3d"));
+    println!("repainted {a} armies, {b} board plays, {c} catalogues, {d} 3-D armies");
+    assert!(a > 0 && b > 0 && c > 0 && d > 0);
 }

@@ -3,7 +3,8 @@
 //! an army picture is one frame, a play picture one frame per move. Cells are shaded by
 //! pagoda exponent as in [`crate::report::render`] (darker is heavier), the target is ringed in red,
 //! and a layer of the start region (z >= level) has a red frame. Coordinates are the CSV's:
-//! x to the right, y upwards within a slice. Uses only geometry, pagoda and verify.
+//! x to the right, y downward within a slice, as in every picture. Uses only geometry,
+//! pagoda and verify.
 
 use crate::problem::geometry::Cell;
 use crate::proof::verify::Step;
@@ -70,7 +71,7 @@ impl Frame {
     fn place(&self, c: Cell, at: (f64, f64)) -> (f64, f64) {
         (
             at.0 + ((c.0 - self.x.0) as f64 + 0.5) * UNIT,
-            at.1 + ((self.y.1 - c.2) as f64 + 0.5) * UNIT,
+            at.1 + ((c.2 - self.y.0) as f64 + 0.5) * UNIT,
         )
     }
 }
