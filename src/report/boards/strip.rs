@@ -1,10 +1,12 @@
 //! A board play as a strip of small frames, the way army plays are drawn: the start, then
-//! the position after each move (a run of jumps by one man). In each frame the move's path is
-//! drawn jump by jump with arrowheads, the men it removed are left as pale red ghosts, the man who
-//! moved is ringed, and the finish is ringed red; the start's frame also rings the vacancy
-//! and carries the coordinates (x below, y on the left) and, on a square board of at most
-//! 9 × 9 holes, Bell's letters above and row numbers on the right. Each frame's caption names
-//! its move, in Bell's notation where there is one, else in coordinates.
+//! the position after each move (a run of jumps by one man). In each frame the move's path
+//! is drawn jump by jump with arrowheads, the men it removed are left as pale red ghosts,
+//! the man who moved is ringed, and the finish is ringed red; the start's frame also rings
+//! the vacancy and carries the coordinates (x below, y on the left) and, on a square board
+//! of at most 9 × 9 holes, Bell's letters above and row numbers on the right. Each frame's
+//! caption names its move, in Bell's notation where there is one, else in coordinates. The
+//! holes, a man and a ghost are drawn once and referred to, so a strip of 40 frames stays
+//! small.
 
 use super::{Frame, circle, columns, document, text, text_width};
 use crate::play::peg::PegBoard;
@@ -13,7 +15,7 @@ use crate::proof::verify::Step;
 use crate::report::notation::Notation;
 use crate::report::text::{move_coordinates, moves_of};
 use std::collections::BTreeSet;
-use svg::node::element::{Definitions, Group, Line, Marker, Path, Title};
+use svg::node::element::{Definitions, Group, Line, Marker, Path, Title, Use};
 
 /// One cell, in pixels.
 const UNIT: f64 = 14.0;
@@ -125,38 +127,35 @@ fn coordinates(board: &PegBoard, frame: &Frame, origin: (f64, f64)) -> Group {
 /// One frame: the holes, the men, the finish, and the move that led here (its path, the men
 /// it removed as ghosts, the man who moved ringed).
 fn frame_group(
-    board: &PegBoard,
     frame: &Frame,
     origin: (f64, f64),
     men: &BTreeSet<Cell>,
     (finish, mv): (Cell, &[Step]),
 ) -> Group {
     let place = |c: Cell| frame.place(c, origin);
-    let mut g = Group::new();
-    for &c in &board.cells {
-        g = g.add(
-            circle(place(c), UNIT * 0.16)
-                .set("fill", "#ddd")
-                .set("stroke", "#999")
-                .set("stroke-width", 0.6),
-        );
-    }
+    let at = |v: f64| format!("{v:.1}");
+    let mut g = Group::new().add(
+        Use::new()
+            .set("href", "#holes")
+            .set("x", at(origin.0))
+            .set("y", at(origin.1)),
+    );
     for s in mv {
         g = g.add(
-            circle(place(s.over), UNIT * 0.3)
-                .set("fill", "#f6d5d5")
-                .set("stroke", "#c66")
-                .set("stroke-dasharray", "2 1.5")
-                .set("stroke-width", 0.9)
-                .add(Title::new(format!("removed: ({}, {})", s.over.0, s.over.1))),
+            Use::new()
+                .set("href", "#ghost")
+                .set("x", at(place(s.over).0))
+                .set("y", at(place(s.over).1)),
         );
     }
     for &c in men {
+        let (x, y) = place(c);
         g = g.add(
-            circle(place(c), UNIT * 0.34)
+            Use::new()
+                .set("href", "#peg")
                 .set("class", "man")
-                .set("fill", "#111")
-                .add(Title::new(format!("({}, {})", c.0, c.1))),
+                .set("x", at(x))
+                .set("y", at(y)),
         );
     }
     for s in mv {
@@ -176,6 +175,34 @@ fn frame_group(
             .set("stroke", "#d00")
             .set("stroke-width", 1.5),
     )
+}
+
+/// What every frame refers to (`<use>`), drawn once: the board's holes at the origin, a man,
+/// and the ghost of a man a move removed; and the arrowhead.
+fn definitions(board: &PegBoard, frame: &Frame) -> Definitions {
+    let mut holes = Group::new().set("id", "holes");
+    for &c in &board.cells {
+        holes = holes.add(
+            circle(frame.place(c, (0.0, 0.0)), UNIT * 0.16)
+                .set("fill", "#ddd")
+                .set("stroke", "#999")
+                .set("stroke-width", 0.6),
+        );
+    }
+    let peg = circle((0.0, 0.0), UNIT * 0.34)
+        .set("id", "peg")
+        .set("fill", "#111");
+    let ghost = circle((0.0, 0.0), UNIT * 0.3)
+        .set("id", "ghost")
+        .set("fill", "#f6d5d5")
+        .set("stroke", "#c66")
+        .set("stroke-dasharray", "2 1.5")
+        .set("stroke-width", 0.9);
+    Definitions::new()
+        .add(arrowhead())
+        .add(holes)
+        .add(peg)
+        .add(ghost)
 }
 
 /// Each frame's caption: the start's men, then each move by its number and its holes.
@@ -230,7 +257,7 @@ pub fn play_svg(board: &PegBoard, vacancy: Cell, play: &[Step], caption: &str) -
         head + fh * rows as f64,
         caption,
     )
-    .add(Definitions::new().add(arrowhead()));
+    .add(definitions(board, &frame));
     for (i, l) in lines.iter().enumerate() {
         doc = doc.add(text(l, (4.0, 15.0 + 15.0 * i as f64), 11.0, "start"));
     }
@@ -249,7 +276,7 @@ pub fn play_svg(board: &PegBoard, vacancy: Cell, play: &[Step], caption: &str) -
             men.remove(&s.over);
             men.insert(s.to);
         }
-        let mut g = frame_group(board, &frame, origin, &men, (finish, mv));
+        let mut g = frame_group(&frame, origin, &men, (finish, mv));
         if k == 0 {
             g = g
                 .add(
