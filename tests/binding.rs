@@ -75,7 +75,11 @@ fn a_rhombus_proof_with_another_metric_is_refused() {
     // itself, so the binding holds and the mathematics is what fails.
     p.army = "desert-square".into();
     p.model = Some(bundled_text("desert-square").into());
-    let r = check(&dir, "b.json", &p, &[]);
+    // Its recorded fingerprint is the rhombus's: refused by the binding.
+    refused(&check(&dir, "b.json", &p, &[]), "not the problem claimed");
+    // Without one (as proofs written before fingerprints), the mathematics fails.
+    p.fingerprint = None;
+    let r = check(&dir, "c.json", &p, &[]);
     refused(&r, "inside the desert");
 }
 
