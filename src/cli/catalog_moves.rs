@@ -35,7 +35,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         pruning: a.prune.clone(),
         ..fewest::Limits::default()
     }
-    .with_memory(a.memory.unwrap_or_else(fewest::half_the_machine));
+    .with_memory_arg(a.memory);
     let holes: HashSet<_> = board.cells.iter().copied().collect();
     let dir = a.out.join(&board.name);
     let t0 = Instant::now();

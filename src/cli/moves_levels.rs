@@ -29,7 +29,7 @@ pub fn moves(
         pruning: a.prune.clone(),
         ..Limits::default()
     }
-    .with_memory(a.memory.unwrap_or_else(fewest::half_the_machine));
+    .with_memory_arg(a.memory);
     let (vi, fi) = (board.index[&v], board.index[&f]);
     let bits = fewest::Bits::new(board).map_err(Error::failure)?;
     // Stopped by the memory budget or Ctrl-C: one line, exit 3.

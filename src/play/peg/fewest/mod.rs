@@ -88,11 +88,26 @@ pub struct Limits {
 pub const BUILD_BYTES: usize = 48;
 
 impl Limits {
+    /// The command line's `--memory`: Some(bytes), the budget alone caps the levels
+    /// ([`Limits::with_memory`]); None, half the machine, the level cap kept as it is (so
+    /// that a run without the flag stops where it stopped before the flag existed).
+    pub fn with_memory_arg(self, bytes: Option<usize>) -> Limits {
+        match bytes {
+            Some(b) => Limits {
+                max_level: usize::MAX,
+                ..self
+            }
+            .with_memory(b),
+            None => self.with_memory(half_the_machine()),
+        }
+    }
+
     /// These limits within a memory budget of `bytes`: a level holds at most bytes /
-    /// [`BUILD_BYTES`] positions, and the levels kept with it stay within `bytes`.
+    /// [`BUILD_BYTES`] positions (and no more than `max_level`), and the levels kept with
+    /// it stay within `bytes`.
     pub fn with_memory(self, bytes: usize) -> Limits {
         Limits {
-            max_level: bytes / BUILD_BYTES,
+            max_level: self.max_level.min(bytes / BUILD_BYTES),
             memory: bytes,
             ..self
         }
