@@ -221,8 +221,12 @@ pub fn stop_line(s: Stop, lim: &Limits) -> String {
     match s {
         Stop::Interrupted => "interrupted".to_string(),
         Stop::TooMany if lim.memory < usize::MAX => format!(
-            "the levels would take more than the memory budget of {:.1} GB (a level at most {} positions): stopped before the memory runs out",
-            lim.memory as f64 / 1e9,
+            "the levels would take more than the memory budget of {} (a level at most {} positions): stopped before the memory runs out",
+            if lim.memory >= 1 << 30 {
+                format!("{:.1} GiB", lim.memory as f64 / (1u64 << 30) as f64)
+            } else {
+                format!("{} MiB", lim.memory >> 20)
+            },
             lim.max_level
         ),
         Stop::TooMany => format!(
