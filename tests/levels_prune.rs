@@ -65,7 +65,11 @@ fn sharpened_pagodas_prune_and_change_no_answer() {
     let centre = problems.iter().find(|(v, f)| v == f).unwrap();
     let other = problems.iter().find(|(v, f)| v != f).unwrap();
     for &(v, f) in [centre, other] {
-        let (n0, n1) = same(&b, (b.index[&v], b.index[&f]), Pruning::Sharpened(how.clone()));
+        let (n0, n1) = same(
+            &b,
+            (b.index[&v], b.index[&f]),
+            Pruning::Sharpened(how.clone()),
+        );
         if v == f {
             assert!(n1 < n0, "{v:?}: nothing pruned: {n1} of {n0}");
         }
@@ -105,7 +109,6 @@ fn the_catalogue_pruned_agrees_with_the_catalogue_shared() {
     };
     assert_eq!(answers(&shared), answers(&pruned));
 }
-
 
 #[test]
 fn memory_sizes_parse_and_a_small_budget_stops_in_one_line() {

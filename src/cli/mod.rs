@@ -476,7 +476,11 @@ fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> 
             out.last_jump.unwrap_or(Cell::ORIGIN)
         );
     }
-    s += &format!("{}, {:.2} s\n", plural(out.ips, "integer program"), out.seconds);
+    s += &format!(
+        "{}, {:.2} s\n",
+        plural(out.ips, "integer program"),
+        out.seconds
+    );
     emit(&s)
 }
 
@@ -910,7 +914,10 @@ pub fn manpage(cmd: clap::Command, out: Option<&Path>) -> Result<u8, Error> {
     let mut pages = vec![cmd.clone()];
     pages.extend(cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned());
     for page in pages {
-        let name = page.get_display_name().unwrap_or(page.get_name()).to_string();
+        let name = page
+            .get_display_name()
+            .unwrap_or(page.get_name())
+            .to_string();
         crate::files::write_atomic(&dir.join(format!("{name}.1")), &render(page)?)?;
     }
     Ok(0)

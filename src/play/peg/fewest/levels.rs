@@ -100,7 +100,11 @@ impl Reach {
         lim: &Limits,
     ) -> Result<Reach, Stop> {
         let start = bits.canon(&group, bits.full & !(1 << hole));
-        let mut last = if keep.keeps(start) { vec![start] } else { Vec::new() };
+        let mut last = if keep.keeps(start) {
+            vec![start]
+        } else {
+            Vec::new()
+        };
         let mut levels = Vec::new();
         let t0 = Instant::now();
         let mut total = last.len() as u64;

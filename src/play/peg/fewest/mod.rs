@@ -261,7 +261,11 @@ pub fn parse_memory(s: &str) -> Result<usize, String> {
         'M' => 20,
         'G' => 30,
         'T' => 40,
-        _ => return Err(format!("'{s}': a size is a number with K, M, G or T, e.g. 16G")),
+        _ => {
+            return Err(format!(
+                "'{s}': a size is a number with K, M, G or T, e.g. 16G"
+            ));
+        }
     };
     let n: usize = digits
         .trim()

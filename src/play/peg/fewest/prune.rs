@@ -98,7 +98,10 @@ impl Pagodas {
     /// a position is kept when it can still reach `target` alone by every pagoda.
     pub fn toward(bits: &Bits, weights: &[Vec<i64>], group: &[usize], target: usize) -> Pagodas {
         let mut closed: Vec<Vec<i64>> = Vec::new();
-        for w in weights.iter().filter(|w| w.len() == bits.n && never_rises(bits, w)) {
+        for w in weights
+            .iter()
+            .filter(|w| w.len() == bits.n && never_rises(bits, w))
+        {
             for &g in group {
                 // q = w∘g⁻¹: q(g(h)) = w(h); g fixes target, so q(target) = w(target).
                 let mut q = vec![0i64; bits.n];
