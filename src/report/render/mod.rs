@@ -24,6 +24,49 @@ mod board;
 mod jump_map;
 mod legend;
 mod play;
+/// How a jump is drawn in a strip of frames: a line from the jumping man's cell to `back`
+/// short of where he lands, `width` wide, ending in an arrowhead of `head` (the definition
+/// `url(#head)`, once per picture), both in `colour`.
+pub struct Arrow {
+    pub colour: &'static str,
+    pub head: f64,
+    pub back: f64,
+    pub width: f64,
+}
+
+impl Arrow {
+    /// The arrowhead every jump line of the picture ends with.
+    pub fn head(&self) -> svg::node::element::Marker {
+        svg::node::element::Marker::new()
+            .set("id", "head")
+            .set("viewBox", "0 0 10 10")
+            .set("refX", 8)
+            .set("refY", 5)
+            .set("markerWidth", self.head)
+            .set("markerHeight", self.head)
+            .set("orient", "auto")
+            .add(
+                svg::node::element::Path::new()
+                    .set("d", "M0,0 L10,5 L0,10 z")
+                    .set("fill", self.colour),
+            )
+    }
+
+    /// One jump, from the centre of `a` towards `b`.
+    pub fn line(&self, a: (f64, f64), b: (f64, f64)) -> svg::node::element::Line {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        svg::node::element::Line::new()
+            .set("x1", format!("{:.1}", a.0))
+            .set("y1", format!("{:.1}", a.1))
+            .set("x2", format!("{:.1}", b.0 - dx / len * self.back))
+            .set("y2", format!("{:.1}", b.1 - dy / len * self.back))
+            .set("stroke", self.colour)
+            .set("stroke-width", self.width)
+            .set("marker-end", "url(#head)")
+    }
+}
+
 pub use army::army_svg;
 pub use play::play_svg;
 

@@ -4,12 +4,12 @@
 
 use super::board::{Layout, background, document, extent, frame};
 use super::jump_map::jump_map_svg;
-use super::{STRIP_MOVES, window};
+use super::{Arrow, STRIP_MOVES, window};
 use crate::problem::geometry::{Cell, Lattice};
 use crate::proof::verify::Step;
 use crate::weight::pagoda::Pagoda;
 use std::collections::HashSet;
-use svg::node::element::{Definitions, Line, Marker, Path, Text};
+use svg::node::element::{Definitions, Text};
 
 /// Splits a play into moves: runs of jumps by the same man.
 pub(super) fn moves_of(play: &[Step]) -> Vec<Vec<Step>> {
@@ -45,34 +45,13 @@ pub fn play_svg(
 /// The colour of a move's path in the strip.
 const PATH: &str = "#e80";
 
-/// The arrowhead each jump of the strip ends with (a definition, `url(#head)`).
-fn arrowhead() -> Marker {
-    Marker::new()
-        .set("id", "head")
-        .set("viewBox", "0 0 10 10")
-        .set("refX", 8)
-        .set("refY", 5)
-        .set("markerWidth", 4)
-        .set("markerHeight", 4)
-        .set("orient", "auto")
-        .add(Path::new().set("d", "M0,0 L10,5 L0,10 z").set("fill", PATH))
-}
-
-/// One jump of the moving man: a line from his cell to just short of where he lands, with an
-/// arrowhead.
-fn jump_line(a: (f64, f64), b: (f64, f64)) -> Line {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-    let back = super::UNIT * 0.25;
-    Line::new()
-        .set("x1", format!("{:.1}", a.0))
-        .set("y1", format!("{:.1}", a.1))
-        .set("x2", format!("{:.1}", b.0 - dx / len * back))
-        .set("y2", format!("{:.1}", b.1 - dy / len * back))
-        .set("stroke", PATH)
-        .set("stroke-width", 2.2)
-        .set("marker-end", "url(#head)")
-}
+/// The army strips' jumps: orange, heavy, stopping a quarter of a cell short.
+const ARROW: Arrow = Arrow {
+    colour: PATH,
+    head: 4.0,
+    back: super::UNIT * 0.25,
+    width: 2.2,
+};
 
 /// The play as a strip of frames: the army, then the position after each move, with the
 /// moving man's path drawn jump by jump with arrowheads.
@@ -96,7 +75,7 @@ fn strip_svg(
     doc = doc.add(
         Definitions::new()
             .add(background(lattice, pagoda, level, &cells))
-            .add(arrowhead()),
+            .add(ARROW.head()),
     );
     for k in 0..=moves.len() {
         let origin = ((k % cols) as f64 * fw, (k / cols) as f64 * fh);
@@ -121,7 +100,7 @@ fn strip_svg(
         if k > 0 {
             let place = |c: Cell| layout.place(c, origin);
             for s in &moves[k - 1] {
-                g = g.add(jump_line(place(s.from), place(s.to)));
+                g = g.add(ARROW.line(place(s.from), place(s.to)));
             }
         }
         g = g.add(
