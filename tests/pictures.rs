@@ -189,19 +189,35 @@ fn army_solve_shows_the_army_and_its_moves() {
 }
 
 /// The caption `solve --out` gives an army's pictures (min-sizes.csv says which are minimal).
-fn army_caption(army: Army, level: i32, men: usize) -> String {
+/// Whether results/min-sizes.csv calls the entry minimal.
+fn minimal_army(army: Army, level: i32) -> bool {
     let rows = export::read_min_sizes(&root().join("results/min-sizes.csv")).unwrap_or_default();
-    let minimum = rows
-        .iter()
-        .any(|r| r.army == army.name() && r.level == level && r.status == "optimal");
-    let tag = if minimum { " (minimum)" } else { "" };
+    rows.iter()
+        .any(|r| r.army == army.name() && r.level == level && r.status == "optimal")
+}
+
+/// Whether results/deserts.csv calls the level minimal (an open level's army is a best army).
+fn minimal_desert(army: Army, level: i32) -> bool {
+    let Ok(mut r) = csv::Reader::from_path(root().join("results/deserts.csv")) else {
+        return false;
+    };
+    r.records().filter_map(Result::ok).any(|row| {
+        row.get(0) == Some(&army.name()[..])
+            && row.get(1) == Some(&level.to_string()[..])
+            && row.get(2) == Some("optimal")
+    })
+}
+
+fn army_caption(army: Army, level: i32, men: usize, minimal: bool) -> String {
+    let tag = if minimal { " (minimum)" } else { "" };
     format!("{army} army, level {level}: {men} men{tag}")
 }
 
-/// Redraws results/armies/<army>-<level>-army.svg, -play.svg and .html from the CSV files.
-fn repaint_armies(dir: &Path) -> usize {
+/// Redraws <dir>/<army>-<level>-army.svg, -play.svg and .html from the CSV files (the armies
+/// of results/armies, the deserts of results/deserts).
+fn repaint_armies(dir: &Path, armies: &[Army], minimal: fn(Army, i32) -> bool) -> usize {
     let mut n = 0;
-    for army in Army::all() {
+    for &army in armies {
         for level in 1..=12 {
             let stem = format!("{army}-{level}");
             let (a, p) = (
@@ -216,7 +232,7 @@ fn repaint_armies(dir: &Path) -> usize {
             let lattice = army.lattice();
             let last = play.last().map_or(lattice.directions[0], |s| s.over);
             let pagoda = Pagoda::improved(&lattice, last);
-            let caption = army_caption(army, level, men.len());
+            let caption = army_caption(army, level, men.len(), minimal(army, level));
             let svg = render::army_svg(&lattice, &pagoda, level, &men, &play, &caption);
             solarmy::files::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())
                 .unwrap();
@@ -368,10 +384,13 @@ fn repaint_catalogues(dir: &Path) -> usize {
 fn repaint_results() {
     // SOLARMY_RESULTS: another copy of results/ to repaint (to look before writing).
     let results = std::env::var_os("SOLARMY_RESULTS").map_or(root().join("results"), PathBuf::from);
-    let a = repaint_armies(&results.join("armies"));
+    let a = repaint_armies(&results.join("armies"), &Army::all(), minimal_army);
+    let deserts = ["desert-square", "desert-rhombus"]
+        .map(|m| Army::read(&root().join(format!("models/{m}.toml"))).unwrap());
+    let e = repaint_armies(&results.join("deserts"), &deserts, minimal_desert);
     let b = repaint_board_plays(&results.join("boards"));
     let c = repaint_catalogues(&results.join("boards"));
     let d = repaint_3d(&results.join("3d"));
-    println!("repainted {a} armies, {b} board plays, {c} catalogues, {d} 3-D armies");
-    assert!(a > 0 && b > 0 && c > 0 && d > 0);
+    println!("repainted {a} armies, {e} deserts, {b} board plays, {c} catalogues, {d} 3-D armies");
+    assert!(a > 0 && b > 0 && c > 0 && d > 0 && e > 0);
 }
