@@ -202,7 +202,7 @@ fn minimal_desert(army: Army, level: i32) -> bool {
         return false;
     };
     r.records().filter_map(Result::ok).any(|row| {
-        row.get(0) == Some(&army.name()[..])
+        row.get(0) == Some(army.name())
             && row.get(1) == Some(&level.to_string()[..])
             && row.get(2) == Some("optimal")
     })
