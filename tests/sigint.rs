@@ -59,3 +59,26 @@ fn catalog_stops_with_the_problems_settled() {
     assert_eq!(csv.lines().count(), 1 + 237);
     assert!(csv.contains("undecided"), "{csv}");
 }
+
+#[test]
+fn board_solve_stops_undecided() {
+    // Wiegleb's (−4,0) complement: no play is found and nothing rules it out within seconds.
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/wiegleb.toml");
+    let (code, stdout) = interrupted(
+        &[
+            "solve",
+            "--model",
+            model,
+            "--vacancy",
+            "-4,0",
+            "--finish",
+            "-4,0",
+            "--json",
+        ],
+        Duration::from_secs(2),
+    );
+    assert_eq!(code, 3, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["why"], "interrupted (Ctrl-C)", "{v}");
+    assert_eq!(v["solvable"], serde_json::Value::Null, "{v}");
+}

@@ -42,6 +42,8 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
             cli::check_writable(dir)?;
         }
     }
+    // Ctrl-C ends the search at its next round: the answer is then undecided (exit 3).
+    crate::cli::args::install_interrupt_handler();
     let mut o = settle::settle(&board, v, f, &Limits::default()).map_err(Error::failure)?;
     let interrupt = Some(&crate::ip::solve::INTERRUPTED);
     let kind = crate::play::peg::short::prefer_short(&board, &mut o, interrupt);

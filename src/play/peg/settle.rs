@@ -176,6 +176,12 @@ pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
 }
 
 /// Settles (vacancy, finish) on the board.
+/// Ctrl-C was pressed: the search stops before its next round of effort (the stage under
+/// way finishes), and the problem is undecided.
+fn interrupted() -> bool {
+    crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 pub fn settle(
     board: &PegBoard,
     vacancy: Cell,
@@ -204,7 +210,7 @@ pub fn settle(
             None => {
                 let mut exhausted = false;
                 match search(board, v, f, &sys, limits, &mut out, &mut exhausted) {
-                    Verdict::Undecided { why } if limits.pruned && !exhausted => {
+                    Verdict::Undecided { why } if limits.pruned && !exhausted && !interrupted() => {
                         pruned(board, v, f, limits, &why)
                     }
                     verdict => verdict,
@@ -254,6 +260,11 @@ fn search(
     };
     let (mut budget, mut why) = (limits.search_budget, String::new());
     for round in 0..limits.rounds {
+        if interrupted() {
+            return Verdict::Undecided {
+                why: "interrupted (Ctrl-C)".into(),
+            };
+        }
         if round == 1 {
             if let Some(verdict) = beamed(board, v, f, &limits.late_beam_widths, limits) {
                 return verdict;
