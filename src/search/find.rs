@@ -24,7 +24,7 @@ use crate::error::Error;
 use crate::ip::model::{Model, Spec};
 use crate::ip::solve::{self, INTERRUPTED, IpStatus, Options};
 use crate::play::order::{Ordering, order};
-use crate::problem::geometry::{Cell, IDENTITY, Lattice, apply};
+use crate::problem::geometry::{Cell, IDENTITY, Lattice, Symmetry, apply};
 use crate::proof::verify::{self, Step};
 use crate::reduce::board::{Board, Jump, Limit};
 use crate::weight::golden::Golden;
@@ -85,11 +85,13 @@ pub fn find_army(req: &Request, budget: f64) -> Result<FindReport, Error> {
     // the last jump are far smaller for HiGHS (the square desert of side 11: no army of up
     // to 252 men in 300 s without them, 236 men in 70 s with them), and a symmetric army
     // is as good an army. Then the free programs, in the time left.
+    let passes: &[bool] = if f.has_symmetry() {
+        &[true, false]
+    } else {
+        &[false]
+    };
     let mut stage = 0;
-    for symmetric in [true, false] {
-        if symmetric && !f.has_symmetry() {
-            continue;
-        }
+    for &symmetric in passes {
         f.symmetric = symmetric;
         f.until = if symmetric { budget / 2.0 } else { budget };
         stage = f.stages()?;
@@ -103,10 +105,7 @@ pub fn find_army(req: &Request, budget: f64) -> Result<FindReport, Error> {
         f.lift()?;
     }
     // The climb from above: symmetric in half the time left, then free.
-    for symmetric in [true, false] {
-        if symmetric && !f.has_symmetry() {
-            continue;
-        }
+    for &symmetric in passes {
         f.symmetric = symmetric;
         let now = f.t0.elapsed().as_secs_f64();
         f.until = if symmetric {
@@ -209,6 +208,11 @@ fn region_board(
     }
 }
 
+/// The symmetries of the lattice, the identity aside, that fix the last jump d.
+fn fixing(lattice: &Lattice, d: Cell) -> impl Iterator<Item = &Symmetry> {
+    (lattice.symmetries.iter()).filter(move |s| **s != IDENTITY && apply(s, d) == d)
+}
+
 /// Pairs of indices whose variables are equal.
 type Pairs = Vec<(usize, usize)>;
 
@@ -219,10 +223,7 @@ fn symmetric(board: &Board, lattice: &Lattice, d: Cell) -> (Pairs, Pairs) {
         .map(|(n, j)| ((j.from, j.over, j.to), n))
         .collect();
     let (mut cells, mut jumps) = (Vec::new(), Vec::new());
-    for s in &lattice.symmetries {
-        if *s == IDENTITY || apply(s, d) != d {
-            continue;
-        }
+    for s in fixing(lattice, d) {
         let image = |m: usize| board.index.get(&apply(s, board.cells[m])).copied();
         for m in board.start_cells() {
             if let Some(i) = image(m).filter(|&i| i != m) {
@@ -264,9 +265,9 @@ impl Finder<'_> {
     /// Whether some last jump is fixed by a symmetry other than the identity.
     fn has_symmetry(&self) -> bool {
         let lattice = self.req.army.lattice();
-        let fixes =
-            |d: Cell| (lattice.symmetries.iter()).any(|s| *s != IDENTITY && apply(s, d) == d);
-        self.dirs.iter().any(|x| fixes(x.d))
+        self.dirs
+            .iter()
+            .any(|x| fixing(&lattice, x.d).next().is_some())
     }
 
     /// The direct programs stage by stage, the time left shared among the stages to come
@@ -412,8 +413,8 @@ impl Finder<'_> {
     /// is lifted: the program from this level's start to a position holding that army, on
     /// the cells of the lower level's start region only (the lifted play need not come
     /// nearer), then that army's play. Men may be left over on cells where the lower play
-    /// never lands, since they cannot hinder it. The board widens by two exponents while the program
-    /// is infeasible, each taking a third of the time left.
+    /// never lands, since they cannot hinder it. The board widens by two exponents while
+    /// the program is infeasible, each taking a third of the time left.
     fn lift(&mut self) -> Result<(), Error> {
         let level = self.req.level;
         let below = Request {
@@ -432,6 +433,8 @@ impl Finder<'_> {
         let Some(top) = top.max() else {
             return Ok(());
         };
+        // Men left over where the lower play never lands cannot hinder it.
+        let landed: std::collections::HashSet<Cell> = lower.play.iter().map(|s| s.to).collect();
         // Wider by two exponents at a time while nothing is found and time is left.
         for extra in (2..).step_by(2) {
             let e = top + extra;
@@ -455,8 +458,6 @@ impl Finder<'_> {
                 time_limit: Some(seconds),
                 ..Options::default()
             };
-            // Men left over where the lower play never lands cannot hinder it.
-            let landed: std::collections::HashSet<Cell> = lower.play.iter().map(|s| s.to).collect();
             let spare = (0..board.cells.len())
                 .filter(|m| !fin.contains(m) && !landed.contains(&board.cells[*m]))
                 .collect();
