@@ -46,9 +46,9 @@ pub struct Model {
     /// Board cell of each STA column.
     pub start_cells: Vec<usize>,
     pub jumps: usize,
-    /// Readable names for a written model file: every column (`s_<cell>`, `j_<from>_<over>`)
-    /// and the first rows (`cell_<cell>`, one balance row per cell, when each cell has one);
-    /// the rows after them are named `side_<k>` when written.
+    /// Readable names for a written model file ([`Model::named`]): every column (`s_<cell>`,
+    /// `j_<from>_<over>`) and the first rows (`cell_<cell>`, one balance row per cell, when
+    /// each cell has one); the rows after them are named `side_<k>` when written.
     pub names: Option<(Vec<String>, Vec<String>)>,
 }
 
@@ -60,9 +60,20 @@ fn cell_name(c: crate::problem::geometry::Cell) -> String {
 impl Model {
     pub fn build(board: &Board, spec: &Spec) -> Model {
         let (problem, start_cells, jumps) = formulate(board, spec, highs);
+        Model {
+            problem,
+            start_cells,
+            jumps,
+            names: None,
+        }
+    }
+
+    /// As [`Model::build`], with the names a written model file gives its columns and rows
+    /// (only a program that is written needs them; the search builds thousands that are not).
+    pub fn named(board: &Board, spec: &Spec) -> Model {
         let name = |m: usize| cell_name(board.cells[m]);
-        let mut cols: Vec<String> = start_cells
-            .iter()
+        let mut model = Model::build(board, spec);
+        let mut cols: Vec<String> = (model.start_cells.iter())
             .map(|&m| format!("s_{}", name(m)))
             .collect();
         let jump = |j: &crate::reduce::board::Jump| format!("j_{}_{}", name(j.from), name(j.over));
@@ -74,12 +85,8 @@ impl Model {
                 .collect(),
             false => Vec::new(),
         };
-        Model {
-            problem,
-            start_cells,
-            jumps,
-            names: Some((cols, rows)),
-        }
+        model.names = Some((cols, rows));
+        model
     }
 
     /// A feasibility program given row by row (the checker's own system, or a box of it

@@ -202,10 +202,11 @@ fn name_columns_and_rows(
         }
     }
     for i in 0..nrow as usize {
+        // Past the named rows: the side constraints, counted from 0.
         let n = rows
             .get(i)
             .cloned()
-            .unwrap_or_else(|| format!("side_{}", i - rows.len().min(i)));
+            .unwrap_or_else(|| format!("side_{}", i - rows.len()));
         let n = CString::new(n).map_err(|_| bad("row"))?;
         if unsafe { highs_sys::Highs_passRowName(highs, i as _, n.as_ptr()) } < 0 {
             return Err(bad("row"));

@@ -190,7 +190,7 @@ impl Search<'_> {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
             }
-            solve::write_model(Model::build(board, spec), &path)?;
+            solve::write_model(Model::named(board, spec), &path)?;
         }
         if let Some(b) = self.direct_budget(spec) {
             opts.time_limit = Some(opts.time_limit.map_or(b, |t| t.min(b)));
