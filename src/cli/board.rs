@@ -117,12 +117,7 @@ fn write_problem(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<Option<Pat
         return Ok(None);
     };
     let stem = format!("{}-{}", board.name, catalog::stem(o.vacancy, o.finish));
-    let start: Vec<_> = board
-        .cells
-        .iter()
-        .copied()
-        .filter(|&c| c != o.vacancy)
-        .collect();
+    let start = board.start(o.vacancy);
     let play_path = dir.join(format!("{stem}-play.csv"));
     crate::files::write_atomic(
         &dir.join(format!("{stem}-start.csv")),

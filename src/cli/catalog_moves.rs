@@ -13,10 +13,8 @@ use crate::cli::args::{CatalogArgs, Error, emitln};
 use crate::play::peg::fewest::Status;
 use crate::play::peg::settle::Outcome;
 use crate::play::peg::{PegBoard, catalog, fewest};
-use crate::proof::verify;
 use crate::report::export;
 use serde_json::json;
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -36,7 +34,6 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         ..fewest::Limits::default()
     }
     .with_memory_arg(a.memory);
-    let holes: HashSet<_> = board.cells.iter().copied().collect();
     let dir = a.out.join(&board.name);
     let t0 = Instant::now();
     let mut failed: Option<Error> = None;
@@ -45,7 +42,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         .map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let entries = fewest::catalogue(board, &lim, deadline, &mut |e| {
         if failed.is_none()
-            && let Err(err) = check_and_write(board, &holes, outcomes, e, &dir)
+            && let Err(err) = check_and_write(board, outcomes, e, &dir)
         {
             failed = Some(err);
         }
@@ -149,7 +146,6 @@ fn moves_csv(entries: &[fewest::Entry]) -> String {
 /// replays its play, and writes its files.
 fn check_and_write(
     board: &PegBoard,
-    holes: &HashSet<crate::problem::geometry::Cell>,
     outcomes: &[Outcome],
     e: &fewest::Entry,
     dir: &std::path::Path,
@@ -171,8 +167,8 @@ fn check_and_write(
     }
     let stem = format!("{}-{}", board.name, catalog::stem(v, f));
     if let Some(play) = &e.solved.play {
-        let start: Vec<_> = board.cells.iter().copied().filter(|&c| c != v).collect();
-        let r = verify::replay_board(holes, &board.directions, &start, play, f)
+        let r = board
+            .replay(v, play, f)
             .map_err(|err| format!("internal error: {stem}: the play does not replay: {err}"))?;
         if Some(r.moves as u32) != e.solved.min_moves {
             return Err(format!("internal error: {stem}: the play's move count differs").into());

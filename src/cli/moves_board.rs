@@ -100,7 +100,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         crate::cli::args::check_writable(dir)?;
     }
     let holes: HashSet<Cell> = board.cells.iter().copied().collect();
-    let start: Vec<Cell> = board.cells.iter().copied().filter(|&c| c != v).collect();
+    let start = board.start(v);
     let replay = |play: &[Step]| verify::replay_board(&holes, &board.directions, &start, play, f);
     if !a.ida && board.cells.len() <= 64 {
         crate::cli::args::install_interrupt_handler();

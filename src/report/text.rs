@@ -246,12 +246,7 @@ pub fn show_army(lattice: &Lattice, army: &[Cell], play: &[Step]) -> String {
 /// What `--show` prints for a board play: the start (every hole but the vacancy), the finish
 /// marked, then the play as numbered moves, in Bell's notation where the board has one.
 pub fn show_board(board: &PegBoard, vacancy: Cell, play: &[Step]) -> String {
-    let start: Vec<Cell> = board
-        .cells
-        .iter()
-        .copied()
-        .filter(|&c| c != vacancy)
-        .collect();
+    let start = board.start(vacancy);
     let finish = play.last().map_or(vacancy, |s| s.to);
     let mut s = board_text(board, &start, finish);
     s.push_str(&moves_text(play, Notation::of(board).as_ref()));

@@ -24,7 +24,7 @@ pub fn run(
 ) -> Result<Vec<Outcome>, String> {
     // Ctrl-C counts as the deadline: what is left gets the cheap steps only (milliseconds a
     // problem), so the catalogue settled so far is still written whole.
-    let interrupted = || crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    let interrupted = settle::interrupted;
     let late = || interrupted() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let cheap = Limits {
         rounds: 0,

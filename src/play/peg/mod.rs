@@ -65,6 +65,28 @@ pub struct PegBoard {
 }
 
 impl PegBoard {
+    /// The start of a single-vacancy problem: every hole but the vacancy.
+    pub fn start(&self, vacancy: Cell) -> Vec<Cell> {
+        self.cells
+            .iter()
+            .copied()
+            .filter(|&c| c != vacancy)
+            .collect()
+    }
+
+    /// A play of the problem (vacancy, finish), replayed by the independent checker
+    /// ([`crate::proof::verify::replay_board`]): legal, and one man left, on the finish.
+    pub fn replay(
+        &self,
+        vacancy: Cell,
+        play: &[crate::proof::verify::Step],
+        finish: Cell,
+    ) -> Result<crate::proof::verify::Replay, String> {
+        let holes = self.cells.iter().copied().collect();
+        let start = self.start(vacancy);
+        crate::proof::verify::replay_board(&holes, &self.directions, &start, play, finish)
+    }
+
     /// The fingerprint of the problem (vacancy, finish) on this board.
     pub fn fingerprint(&self, vacancy: Cell, finish: Cell) -> String {
         let (v, f) = ([vacancy.0, vacancy.1], [finish.0, finish.1]);

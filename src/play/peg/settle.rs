@@ -178,7 +178,7 @@ pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
 /// Settles (vacancy, finish) on the board.
 /// Ctrl-C was pressed: the search stops before its next round of effort (the stage under
 /// way finishes), and the problem is undecided.
-fn interrupted() -> bool {
+pub(super) fn interrupted() -> bool {
     crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
@@ -415,13 +415,7 @@ fn replayed(board: &PegBoard, v: usize, f: usize, seq: &[usize]) -> Verdict {
             }
         })
         .collect();
-    let holes = board.cells.iter().copied().collect();
-    let men: Vec<Cell> = (0..board.cells.len())
-        .filter(|&h| h != v)
-        .map(|h| board.cells[h])
-        .collect();
-    match crate::proof::verify::replay_board(&holes, &board.directions, &men, &play, board.cells[f])
-    {
+    match board.replay(board.cells[v], &play, board.cells[f]) {
         Ok(_) => Verdict::Solvable { play },
         Err(e) => Verdict::Undecided {
             why: format!("the play found does not replay: {e}"),

@@ -12,8 +12,7 @@
 use super::PegBoard;
 use super::fewest::{self, Limits};
 use super::settle::{Outcome, Verdict};
-use crate::proof::verify::{self, Step};
-use std::collections::HashSet;
+use crate::proof::verify;
 use std::time::Instant;
 
 /// The most positions one level of the search by levels may hold here.
@@ -83,7 +82,10 @@ pub fn prefer_short(
         }
     };
     match short {
-        Some(p) if replays(board, o, &p) && verify::count_moves(&p) <= first => {
+        Some(p)
+            if board.replay(o.vacancy, &p, o.finish).is_ok()
+                && verify::count_moves(&p) <= first =>
+        {
             o.verdict = Verdict::Solvable { play: p };
             Some(PlayKind::Fewest)
         }
@@ -91,18 +93,6 @@ pub fn prefer_short(
             why: "internal: the search by levels gave no play that replays".into(),
         }),
     }
-}
-
-/// Whether `play` takes the problem's start to one man on its finish.
-fn replays(board: &PegBoard, o: &Outcome, play: &[Step]) -> bool {
-    let holes: HashSet<_> = board.cells.iter().copied().collect();
-    let start: Vec<_> = board
-        .cells
-        .iter()
-        .copied()
-        .filter(|&c| c != o.vacancy)
-        .collect();
-    verify::replay_board(&holes, &board.directions, &start, play, o.finish).is_ok()
 }
 
 #[cfg(test)]

@@ -242,12 +242,7 @@ pub fn play_svg(board: &PegBoard, vacancy: Cell, play: &[Step], caption: &str) -
     for (i, l) in lines.iter().enumerate() {
         doc = doc.add(text(l, (4.0, 15.0 + 15.0 * i as f64), 11.0, "start"));
     }
-    let mut men: BTreeSet<Cell> = board
-        .cells
-        .iter()
-        .copied()
-        .filter(|&c| c != vacancy)
-        .collect();
+    let mut men: BTreeSet<Cell> = board.start(vacancy).into_iter().collect();
     for (k, label) in labels.iter().enumerate() {
         let cell = ((k % cols) as f64 * fw, head + (k / cols) as f64 * fh);
         let origin = (cell.0 + (fw - bw) / 2.0, cell.1);
