@@ -268,14 +268,7 @@ impl Checker<'_> {
         self.play(men)?;
         self.symmetries()?;
         let lattice = self.army.lattice();
-        let need = 8 + self
-            .proof
-            .rounds
-            .iter()
-            .map(|r| board_exponent(&r.evidence))
-            .max()
-            .unwrap_or(0)
-            .max(40);
+        let need = window(self.proof);
         let mut dirs = Vec::new();
         for d in lattice.last_jump_directions() {
             let space = Space::new(self.army, self.proof.level, d, need);
@@ -363,9 +356,7 @@ impl Checker<'_> {
             .rounds
             .iter()
             .find(|r| r.men == k && r.last_jump == d);
-        let plain = space.heaviest(k).map_err(|e| self.fail(e))?.1;
-        let sharp = space.heaviest_sharp(k).map_err(|e| self.fail(e))?;
-        let w = sharp.filter(|_| plain >= Golden::ONE).unwrap_or(plain);
+        let w = heaviest_weight(space, k).map_err(|e| self.fail(e))?;
         if w < Golden::ONE {
             // The weight alone rules the round out; a stated weight must be right.
             if let Some(RoundProof {
@@ -754,7 +745,25 @@ fn slack_of(profile: &[(i32, u64)]) -> Golden {
         - Golden::ONE
 }
 
-fn key(profile: &[(i32, u64)]) -> String {
+/// The weight the heaviest army of k men brings to the round: the sharpened function's where
+/// the plain one reaches 1 (the round is ruled out by weight when it is below 1).
+pub(super) fn heaviest_weight(space: &Space, k: u64) -> Result<Golden, String> {
+    let plain = space.heaviest(k)?.1;
+    let sharp = space.heaviest_sharp(k)?;
+    Ok(sharp.filter(|_| plain >= Golden::ONE).unwrap_or(plain))
+}
+
+/// The pagoda window the checker builds a proof's spaces on: wide enough for every board of
+/// the proof, and at least 40 exponents.
+pub(super) fn window(proof: &Proof) -> i32 {
+    let widest = (proof.rounds.iter())
+        .map(|r| board_exponent(&r.evidence))
+        .max();
+    8 + widest.unwrap_or(0).max(40)
+}
+
+/// A case's profile as the proof names it, "exponent:men,…".
+pub(super) fn key(profile: &[(i32, u64)]) -> String {
     let parts: Vec<String> = profile.iter().map(|(e, n)| format!("{e}:{n}")).collect();
     parts.join(",")
 }

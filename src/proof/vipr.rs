@@ -10,6 +10,7 @@
 mod names;
 mod text;
 
+use super::check;
 use super::farkas;
 use super::format::{CaseOutcome, Claim, Evidence, IpProof, Proof};
 use super::ip;
@@ -213,14 +214,8 @@ pub fn programs(proof: &Proof) -> Result<(Vec<Space>, Vec<Program<'_>>), String>
         Some(text) => Army::parse(text)?,
         None => proof.army.parse::<Army>()?,
     };
-    // As the checker: a window wide enough for every board of the proof.
-    let need = 8 + proof
-        .rounds
-        .iter()
-        .map(|r| board_exponent(&r.evidence))
-        .max()
-        .unwrap_or(0)
-        .max(40);
+    // The checker's own window, wide enough for every board of the proof.
+    let need = check::window(proof);
     let spaces: Vec<Space> = (army.lattice().last_jump_directions().into_iter())
         .map(|d| Space::new(army, proof.level, d, need))
         .collect();
@@ -232,7 +227,7 @@ pub fn programs(proof: &Proof) -> Result<(Vec<Space>, Vec<Program<'_>>), String>
                 .iter()
                 .find(|r| r.men == k && r.last_jump == space.d);
             let Some(round) = round else { continue };
-            if weight_rules_out(space, k)? {
+            if check::heaviest_weight(space, k)? < Golden::ONE {
                 continue;
             }
             let program = |case, ip| Program {
@@ -247,7 +242,7 @@ pub fn programs(proof: &Proof) -> Result<(Vec<Space>, Vec<Program<'_>>), String>
                 Evidence::Cases { cases } => {
                     for (n, c) in cases.iter().enumerate() {
                         if let CaseOutcome::Ip { ip, .. } = &c.outcome {
-                            out.push(program(Some((n + 1, key(&c.profile))), ip));
+                            out.push(program(Some((n + 1, check::key(&c.profile))), ip));
                         }
                     }
                 }
@@ -255,32 +250,4 @@ pub fn programs(proof: &Proof) -> Result<(Vec<Space>, Vec<Program<'_>>), String>
         }
     }
     Ok((spaces, out))
-}
-
-/// The checker's test: the heaviest army of `k` men (the sharper function where it counts)
-/// weighs less than 1, so the round needs no program.
-fn weight_rules_out(space: &Space, k: u64) -> Result<bool, String> {
-    let plain = space.heaviest(k)?.1;
-    let sharp = space.heaviest_sharp(k)?;
-    let w = sharp.filter(|_| plain >= Golden::ONE).unwrap_or(plain);
-    Ok(w < Golden::ONE)
-}
-
-fn board_exponent(e: &Evidence) -> i32 {
-    match e {
-        Evidence::Weight { .. } => 0,
-        Evidence::Direct { ip, .. } => ip.def.max_exponent,
-        Evidence::Cases { cases } => (cases.iter())
-            .filter_map(|c| match &c.outcome {
-                CaseOutcome::Ip { ip, .. } => Some(ip.def.max_exponent),
-                CaseOutcome::RuledOut(_) => c.profile.last().map(|p| p.0),
-            })
-            .max()
-            .unwrap_or(0),
-    }
-}
-
-fn key(profile: &[(i32, u64)]) -> String {
-    let parts: Vec<String> = profile.iter().map(|(e, n)| format!("{e}:{n}")).collect();
-    parts.join(",")
 }
