@@ -55,6 +55,16 @@ pub struct MovesArgs {
     /// machine); levels that would need more stop the search with one line (exit 3)
     #[arg(long, value_name = "BYTES", value_parser = crate::play::peg::fewest::parse_memory)]
     pub memory: Option<usize>,
+    /// A board problem by levels: keep the levels on disk in DIR, as sorted files, so that the
+    /// search needs memory only for its sorting buffers and the positions on some play; the
+    /// levels stay there for the next run (which resumes from them) and for other problems
+    /// of the same holes
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    /// With --work: the disk the levels may take at once, e.g. 200G (default: the space free
+    /// there, less 1 GiB); more stops the search with one line (exit 3)
+    #[arg(long, value_name = "BYTES", requires = "work", value_parser = crate::play::peg::fewest::parse_memory)]
+    pub disk: Option<usize>,
     /// Use no known play: search until a play is found
     #[arg(long, conflicts_with = "seed")]
     pub no_seed: bool,

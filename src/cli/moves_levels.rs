@@ -27,6 +27,7 @@ pub fn moves(
             std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
         }),
         pruning: a.prune.clone(),
+        disk: work_disk(a)?,
         ..Limits::default()
     }
     .with_memory_arg(a.memory);
@@ -56,6 +57,10 @@ pub fn moves(
     };
     let written = board_proof(a, board, (v, f), start, (s.play.as_deref(), true))?;
     let mut j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
+    if let Some(d) = &lim.disk {
+        j["levels_on_disk"] = json!(d.dir.display().to_string());
+        j["disk_peak_bytes"] = json!(d.peak());
+    }
     merge(&mut j, proof_json(&written));
     if a.json {
         outln!("{j}");
@@ -69,6 +74,19 @@ pub fn moves(
         }
     }
     Ok(0)
+}
+
+/// The levels' place on disk and its budget (`--work`, `--disk`), if asked for.
+fn work_disk(a: &MovesArgs) -> Result<Option<fewest::Disk>, Error> {
+    let Some(dir) = &a.work else {
+        return Ok(None);
+    };
+    let dir = fewest::work_dir(dir).map_err(Error::failure)?;
+    let budget = match a.disk {
+        Some(b) => b as u64,
+        None => fewest::free_space(&dir).unwrap_or(u64::MAX),
+    };
+    Ok(Some(fewest::Disk::new(dir, budget)))
 }
 
 /// The answer as JSON (the fields of the iterative-deepening answer where they apply).

@@ -109,6 +109,19 @@ impl Bits {
         (rep, g)
     }
 
+    /// Feeds what decides the levels of this board to a digest: its holes, jumps and
+    /// symmetries.
+    pub(super) fn digest(&self, h: &mut sha2::Sha256) {
+        use sha2::Digest;
+        h.update(
+            format!(
+                "holes {}\njumps {:?}\nsymmetries {:?}\n",
+                self.n, self.jumps, self.perms
+            )
+            .as_bytes(),
+        );
+    }
+
     /// Every child of p (one jump), appended to `out`.
     pub(super) fn children(&self, p: u64, out: &mut Vec<u64>) {
         for &(a, b, c) in &self.jumps {

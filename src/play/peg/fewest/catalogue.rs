@@ -124,7 +124,7 @@ pub fn catalogue(
                     // The seconds spent before stopping are kept: they say what was tried.
                     e.solved.seconds = started.elapsed().as_secs_f64();
                     e.status = match stop {
-                        Stop::TooMany => Status::TooMany,
+                        Stop::TooMany | Stop::Disk(_) => Status::TooMany,
                         Stop::Interrupted => Status::Interrupted,
                     };
                     interrupted = stop == Stop::Interrupted;
@@ -180,8 +180,8 @@ fn entry(
             return Err(Stop::TooMany);
         }
         if let std::collections::hash_map::Entry::Vacant(slot) = cache.reaches.entry(r) {
-            let reach = Reach::new(bits, r, jf, lim).inspect_err(|&s| {
-                if s == Stop::TooMany {
+            let reach = Reach::new(bits, r, jf, lim).inspect_err(|s| {
+                if *s == Stop::TooMany {
                     cache.too_many.insert(r);
                 }
             })?;

@@ -30,19 +30,7 @@ fn on_plays(
     let n_jumps = bits.n - 2;
     let j_mid = fwd.reach.levels.len() - 1;
     let k_mid = n_jumps - j_mid;
-    // Right cosets of H0 = g⁻¹Hg in the stabiliser of the reach's hole: one image per H-orbit.
-    let h0: Vec<usize> = h
-        .iter()
-        .map(|&x| bits.compose(fwd.g_inv, bits.compose(x, fwd.g)))
-        .collect();
-    let mut reps: Vec<usize> = Vec::new();
-    let mut covered: Vec<usize> = Vec::new();
-    for &x in &fwd.reach.group {
-        if !covered.contains(&x) {
-            reps.push(x);
-            covered.extend(h0.iter().map(|&y| bits.compose(y, x)));
-        }
-    }
+    let reps = coset_reps(bits, h, (fwd.g, fwd.g_inv), &fwd.reach.group);
     let mut levels: Vec<Vec<u64>> = vec![Vec::new(); n_jumps + 1];
     let stop = || lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
     let meet: Vec<u64> = fwd.reach.levels[j_mid].iter().collect();
@@ -85,6 +73,29 @@ fn on_plays(
         })?;
     }
     Ok(levels)
+}
+
+/// Right cosets of H0 = g⁻¹Hg in `group` (the stabiliser of a reach's hole, seen through the
+/// symmetry g): one image per H-orbit of a level's position.
+pub(super) fn coset_reps(
+    bits: &Bits,
+    h: &[usize],
+    (g, g_inv): (usize, usize),
+    group: &[usize],
+) -> Vec<usize> {
+    let h0: Vec<usize> = h
+        .iter()
+        .map(|&x| bits.compose(g_inv, bits.compose(x, g)))
+        .collect();
+    let mut reps: Vec<usize> = Vec::new();
+    let mut covered: Vec<usize> = Vec::new();
+    for &x in group {
+        if !covered.contains(&x) {
+            reps.push(x);
+            covered.extend(h0.iter().map(|&y| bits.compose(y, x)));
+        }
+    }
+    reps
 }
 
 /// Replaces every position by its least image under `h`, sorted, without repeats.
@@ -179,6 +190,20 @@ pub fn solve(
     let h = bits.stabiliser(&[v, f]);
     lim.tell(|| "the positions on some play".to_string());
     let levels = on_plays(bits, &h, fwd, bwd, lim)?;
+    solve_on_plays(board, bits, (v, f), &h, &levels, lim, started)
+}
+
+/// Solves one problem from its positions on some play (`levels[j]`: after j jumps, least
+/// images under `h`, the symmetries fixing v and f), however they were found.
+pub(super) fn solve_on_plays(
+    board: &PegBoard,
+    bits: &Bits,
+    (v, f): (usize, usize),
+    h: &[usize],
+    levels: &[Vec<u64>],
+    lim: &Limits,
+    started: Instant,
+) -> Result<Solved, Stop> {
     lim.tell(|| {
         format!(
             "the move graph on {} positions",
@@ -195,7 +220,7 @@ pub fn solve(
         out.seconds = started.elapsed().as_secs_f64();
         return Ok(out);
     }
-    let g = Graph::new(bits, &h, &levels, lim)?;
+    let g = Graph::new(bits, h, levels, lim)?;
     let id = |p: u64| g.id(bits, p);
     // Fewest moves to the finish (last position first: children come after their parents)
     // and from the start (first position first).

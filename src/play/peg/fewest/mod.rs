@@ -43,22 +43,28 @@ use std::time::Instant;
 
 mod bits;
 mod catalogue;
+mod disk;
 mod graph;
 mod levels;
+mod outcore;
 mod prune;
 pub use bits::Bits;
 pub use catalogue::{Entry, REACH_BYTES, Status, catalogue};
+pub use disk::Disk;
+pub use outcore::{free_space, work_dir};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
 pub use prune::{Pagodas, Pruning};
 
 /// Why a computation stopped early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
     Interrupted,
     /// More positions than the cap, or levels over the memory budget: the memory would not
     /// suffice.
     TooMany,
+    /// The levels on disk would pass the disk budget, or the disk failed: the one-line reason.
+    Disk(String),
 }
 
 /// A progress callback: one line saying what is being built.
@@ -81,6 +87,8 @@ pub struct Limits {
     /// How each problem's levels are pruned ([`prune`]); when on, a catalogue builds the
     /// levels of each problem for it instead of sharing them by hole class.
     pub pruning: Pruning,
+    /// Levels on disk ([`outcore`]): where, and the disk budget. None: in memory.
+    pub disk: Option<Disk>,
 }
 
 /// The bytes a position of the level being built may take at its peak (its parent's level
@@ -129,6 +137,7 @@ impl Default for Limits {
             interrupt: None,
             progress: None,
             pruning: Pruning::Off,
+            disk: None,
         }
     }
 }
@@ -182,6 +191,9 @@ pub fn solve_pair(
     (v, f): (usize, usize),
     lim: &Limits,
 ) -> Result<(Solved, u64), Stop> {
+    if let Some(disk) = &lim.disk {
+        return outcore::solve_pair(board, bits, (v, f), lim, disk);
+    }
     let started = Instant::now();
     let (jf, jb) = depths(bits);
     let weights = lim.pruning.pagodas(board, v, f);
@@ -220,19 +232,30 @@ pub fn solve_pair(
 pub fn stop_line(s: Stop, lim: &Limits) -> String {
     match s {
         Stop::Interrupted => "interrupted".to_string(),
+        Stop::Disk(line) => line,
         Stop::TooMany if lim.memory < usize::MAX => format!(
-            "the levels would take more than the memory budget of {} (a level at most {} positions): stopped before the memory runs out",
-            if lim.memory >= 1 << 30 {
-                format!("{:.1} GiB", lim.memory as f64 / (1u64 << 30) as f64)
+            "the levels would take more than the memory budget of {} (a level at most {} positions): stopped before the memory runs out{}",
+            show_bytes(lim.memory),
+            lim.max_level,
+            if lim.disk.is_none() {
+                " (--work DIR keeps the levels on disk)"
             } else {
-                format!("{} MiB", lim.memory >> 20)
-            },
-            lim.max_level
+                ""
+            }
         ),
         Stop::TooMany => format!(
             "a level would hold more than {} positions: stopped before the memory runs out",
             lim.max_level
         ),
+    }
+}
+
+/// A size for a message: GiB with one decimal from 1 GiB up, MiB below.
+pub(crate) fn show_bytes(b: usize) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{} MiB", b >> 20)
     }
 }
 

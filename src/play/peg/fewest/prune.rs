@@ -131,6 +131,14 @@ impl Pagodas {
         self.tables.is_empty()
     }
 
+    /// Feeds the pagodas (their byte tables and bounds) to a digest.
+    pub(super) fn digest(&self, h: &mut sha2::Sha256) {
+        use sha2::Digest;
+        for (t, bound) in &self.tables {
+            h.update(format!("pagoda {bound} {t:?}\n").as_bytes());
+        }
+    }
+
     /// Whether p may still lie on a play: no pagoda is below its bound.
     pub fn keeps(&self, p: u64) -> bool {
         self.tables.iter().all(|(t, bound)| {

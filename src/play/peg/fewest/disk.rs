@@ -1,0 +1,425 @@
+//! Positions on disk, for the search by levels out of memory ([`super::outcore`]): a level as
+//! a file of sorted, distinct positions, each in the fewest whole bytes that hold the board
+//! (a 45-hole position in 6 bytes); and an external sort ([`Sorter`]) that keeps what fits in
+//! its memory budget, writes the rest as sorted runs and merges them, without repeats, in one
+//! pass.
+//!
+//! Every file is written under a temporary name and renamed when complete, so a file with a
+//! level's name is always a whole level (a run stopped by Ctrl-C or a full disk leaves only
+//! temporary files, removed by the next run). The disk used is charged against a budget as
+//! it is written; over the budget the search stops with [`Stop::Disk`].
+
+use super::Stop;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// Where levels go when they leave memory, and the disk they may take.
+#[derive(Clone, Debug)]
+pub struct Disk {
+    /// The work directory: one subdirectory per set of levels (named by their digest), kept
+    /// for the next run, which resumes from the levels it finds complete.
+    pub dir: PathBuf,
+    /// The most bytes this run may hold on disk at once (its levels and runs).
+    pub budget: u64,
+    used: Arc<AtomicU64>,
+    peak: Arc<AtomicU64>,
+    names: Arc<AtomicUsize>,
+}
+
+impl Disk {
+    pub fn new(dir: PathBuf, budget: u64) -> Disk {
+        Disk {
+            dir,
+            budget,
+            used: Arc::default(),
+            peak: Arc::default(),
+            names: Arc::default(),
+        }
+    }
+
+    /// The most bytes held on disk at once so far.
+    pub fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+
+    /// Counts `bytes` more as held; Err when that passes the budget.
+    pub(super) fn charge(&self, bytes: u64) -> Result<(), Stop> {
+        let now = self.used.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        self.peak.fetch_max(now, Ordering::Relaxed);
+        if now > self.budget {
+            return Err(Stop::Disk(format!(
+                "the levels would take more than the disk budget of {} in {}",
+                super::show_bytes(self.budget as usize),
+                self.dir.display()
+            )));
+        }
+        Ok(())
+    }
+
+    fn release(&self, bytes: u64) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    /// A fresh temporary file name in `dir`.
+    fn temp(&self, dir: &Path, what: &str) -> PathBuf {
+        let k = self.names.fetch_add(1, Ordering::Relaxed);
+        dir.join(format!("{what}-{}-{k}.tmp", std::process::id()))
+    }
+}
+
+/// A disk error as the one line a search stops with.
+pub(super) fn io(what: &str, path: &Path, e: std::io::Error) -> Stop {
+    Stop::Disk(format!("{what} {}: {e}", path.display()))
+}
+
+/// What a sorted file holds: a position, or a pair (key, position) sorted by key.
+pub(super) trait Item: Copy + Ord + Send + Sync {
+    const WORDS: usize;
+    fn put(self, out: &mut Vec<u8>, width: usize);
+    fn get(bytes: &[u8], width: usize) -> Self;
+}
+
+fn word(bytes: &[u8], width: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b[..width].copy_from_slice(&bytes[..width]);
+    u64::from_le_bytes(b)
+}
+
+impl Item for u64 {
+    const WORDS: usize = 1;
+    fn put(self, out: &mut Vec<u8>, width: usize) {
+        out.extend_from_slice(&self.to_le_bytes()[..width]);
+    }
+    fn get(bytes: &[u8], width: usize) -> u64 {
+        word(bytes, width)
+    }
+}
+
+impl Item for (u64, u64) {
+    const WORDS: usize = 2;
+    fn put(self, out: &mut Vec<u8>, width: usize) {
+        self.0.put(out, width);
+        self.1.put(out, width);
+    }
+    fn get(bytes: &[u8], width: usize) -> (u64, u64) {
+        (word(bytes, width), word(&bytes[width..], width))
+    }
+}
+
+/// Items written to a temporary file, charged to the disk as they go; the file is removed if
+/// it is dropped unfinished (a search stopped by its budget, Ctrl-C or a disk error).
+struct Writer<'a> {
+    disk: &'a Disk,
+    tmp: PathBuf,
+    out: Option<BufWriter<File>>,
+    bytes: Vec<u8>,
+    width: usize,
+    written: u64,
+}
+
+impl<'a> Writer<'a> {
+    fn new(disk: &'a Disk, dir: &Path, what: &str, width: usize) -> Result<Writer<'a>, Stop> {
+        let tmp = disk.temp(dir, what);
+        let f = File::create(&tmp).map_err(|e| io("cannot create", &tmp, e))?;
+        Ok(Writer {
+            disk,
+            tmp,
+            out: Some(BufWriter::with_capacity(1 << 20, f)),
+            bytes: Vec::with_capacity(1 << 20),
+            width,
+            written: 0,
+        })
+    }
+
+    fn push<T: Item>(&mut self, x: T) -> Result<(), Stop> {
+        x.put(&mut self.bytes, self.width);
+        if self.bytes.len() >= 1 << 20 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), Stop> {
+        let n = self.bytes.len() as u64;
+        self.disk.charge(n)?;
+        self.written += n;
+        if let Some(out) = &mut self.out {
+            out.write_all(&self.bytes)
+                .map_err(|e| io("cannot write", &self.tmp, e))?;
+        }
+        self.bytes.clear();
+        Ok(())
+    }
+
+    /// The file complete, renamed to `to` (or kept under its temporary name when None).
+    fn finish(mut self, to: Option<&Path>) -> Result<(PathBuf, u64), Stop> {
+        self.flush()?;
+        let out = self.out.take().expect("finished once");
+        let f = out
+            .into_inner()
+            .map_err(|e| io("cannot write", &self.tmp, e.into_error()))?;
+        f.sync_all().map_err(|e| io("cannot write", &self.tmp, e))?;
+        let path = match to {
+            Some(p) => {
+                std::fs::rename(&self.tmp, p).map_err(|e| io("cannot rename", &self.tmp, e))?;
+                p.to_path_buf()
+            }
+            None => self.tmp.clone(),
+        };
+        Ok((path, std::mem::take(&mut self.written)))
+    }
+}
+
+impl Drop for Writer<'_> {
+    fn drop(&mut self) {
+        if self.out.is_some() {
+            self.out = None;
+            let _ = std::fs::remove_file(&self.tmp);
+            self.disk.release(self.written);
+        }
+    }
+}
+
+/// A level on disk: sorted positions without repeats, `width` bytes each.
+#[derive(Clone, Debug)]
+pub struct LevelFile {
+    pub path: PathBuf,
+    pub len: u64,
+    pub width: usize,
+}
+
+impl LevelFile {
+    /// The level at `path` if it is there whole (its size a multiple of the width).
+    pub(super) fn open(path: &Path, width: usize) -> Option<LevelFile> {
+        let size = std::fs::metadata(path).ok()?.len();
+        (size % width as u64 == 0).then(|| LevelFile {
+            path: path.to_path_buf(),
+            len: size / width as u64,
+            width,
+        })
+    }
+
+    /// Its positions from the `skip`-th on, at most `take` of them.
+    pub(super) fn stream(&self, skip: u64, take: u64) -> Result<Stream<u64>, Stop> {
+        Stream::open(
+            &self.path,
+            self.width,
+            skip,
+            take.min(self.len.saturating_sub(skip)),
+        )
+    }
+
+    /// Writes sorted, distinct positions as the level at `path` (atomically).
+    pub(super) fn write(
+        disk: &Disk,
+        path: &Path,
+        width: usize,
+        items: &mut dyn FnMut() -> Result<Option<u64>, Stop>,
+    ) -> Result<LevelFile, Stop> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut w = Writer::new(disk, dir, "level", width)?;
+        let mut len = 0u64;
+        while let Some(p) = items()? {
+            w.push(p)?;
+            len += 1;
+        }
+        w.finish(Some(path))?;
+        Ok(LevelFile {
+            path: path.to_path_buf(),
+            len,
+            width,
+        })
+    }
+}
+
+/// Items read in order from a file.
+pub(super) struct Stream<T> {
+    path: PathBuf,
+    input: BufReader<File>,
+    width: usize,
+    left: u64,
+    _item: std::marker::PhantomData<T>,
+}
+
+impl<T: Item> Stream<T> {
+    fn open(path: &Path, width: usize, skip: u64, take: u64) -> Result<Stream<T>, Stop> {
+        let mut f = File::open(path).map_err(|e| io("cannot read", path, e))?;
+        f.seek(SeekFrom::Start(skip * (T::WORDS * width) as u64))
+            .map_err(|e| io("cannot read", path, e))?;
+        Ok(Stream {
+            path: path.to_path_buf(),
+            input: BufReader::with_capacity(1 << 20, f),
+            width,
+            left: take,
+            _item: std::marker::PhantomData,
+        })
+    }
+
+    pub(super) fn next(&mut self) -> Result<Option<T>, Stop> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let mut b = [0u8; 16];
+        let b = &mut b[..T::WORDS * self.width];
+        self.input
+            .read_exact(b)
+            .map_err(|e| io("cannot read", &self.path, e))?;
+        self.left -= 1;
+        Ok(Some(T::get(b, self.width)))
+    }
+
+    /// Up to `n` items.
+    pub(super) fn block(&mut self, n: usize) -> Result<Vec<T>, Stop> {
+        let mut out = Vec::with_capacity(n.min(self.left as usize));
+        while out.len() < n {
+            match self.next()? {
+                Some(x) => out.push(x),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// An external sort: items gathered in memory up to `cap`, each full buffer sorted and written
+/// as a run; [`Sorter::finish`] merges the runs and what is left in memory.
+pub(super) struct Sorter<'a, T: Item> {
+    disk: &'a Disk,
+    dir: PathBuf,
+    width: usize,
+    cap: usize,
+    buf: Vec<T>,
+    runs: Vec<(PathBuf, u64)>,
+}
+
+impl<'a, T: Item> Sorter<'a, T> {
+    /// A sorter holding at most `cap` items in memory (at least 2¹⁴), its runs in `dir`.
+    pub(super) fn new(disk: &'a Disk, dir: &Path, width: usize, cap: usize) -> Sorter<'a, T> {
+        Sorter {
+            disk,
+            dir: dir.to_path_buf(),
+            width,
+            cap: cap.max(1 << 14),
+            buf: Vec::new(),
+            runs: Vec::new(),
+        }
+    }
+
+    pub(super) fn extend(&mut self, items: &[T]) -> Result<(), Stop> {
+        for part in items.chunks(self.cap) {
+            if self.buf.len() + part.len() > self.cap {
+                self.spill()?;
+            }
+            self.buf.extend_from_slice(part);
+        }
+        Ok(())
+    }
+
+    /// The buffer sorted, without repeats, written as a run.
+    fn spill(&mut self) -> Result<(), Stop> {
+        self.buf.sort_unstable();
+        self.buf.dedup();
+        let mut w = Writer::new(self.disk, &self.dir, "run", self.width)?;
+        for &x in &self.buf {
+            w.push(x)?;
+        }
+        self.runs.push(w.finish(None)?);
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Every item pushed, in order, without repeats (the runs removed when it is dropped).
+    pub(super) fn finish(self) -> Result<Merged<'a, T>, Stop> {
+        let (disk, width) = (self.disk, self.width);
+        Merged::new(disk, vec![self], width)
+    }
+}
+
+impl<T: Item> Drop for Sorter<'_, T> {
+    fn drop(&mut self) {
+        for (p, bytes) in self.runs.drain(..) {
+            let _ = std::fs::remove_file(p);
+            self.disk.release(bytes);
+        }
+    }
+}
+
+/// Sorted sources merged without repeats: in-memory buffers and runs on disk.
+pub(super) struct Merged<'a, T: Item> {
+    disk: &'a Disk,
+    mem: Vec<std::vec::IntoIter<T>>,
+    files: Vec<Stream<T>>,
+    runs: Vec<(PathBuf, u64)>,
+    heap: BinaryHeap<Reverse<(T, usize)>>,
+    last: Option<T>,
+}
+
+impl<'a, T: Item> Merged<'a, T> {
+    /// The merge of several sorters' items (each finished: its buffer sorted).
+    pub(super) fn new(
+        disk: &'a Disk,
+        mut sorters: Vec<Sorter<'a, T>>,
+        width: usize,
+    ) -> Result<Merged<'a, T>, Stop> {
+        let mut m = Merged {
+            disk,
+            mem: Vec::new(),
+            files: Vec::new(),
+            runs: Vec::new(),
+            heap: BinaryHeap::new(),
+            last: None,
+        };
+        for s in &mut sorters {
+            s.buf.sort_unstable();
+            s.buf.dedup();
+            m.mem.push(std::mem::take(&mut s.buf).into_iter());
+            m.runs.append(&mut s.runs);
+        }
+        for (path, bytes) in &m.runs {
+            let len = bytes / (T::WORDS * width) as u64;
+            m.files.push(Stream::open(path, width, 0, len)?);
+        }
+        for k in 0..m.mem.len() + m.files.len() {
+            if let Some(x) = m.pull(k)? {
+                m.heap.push(Reverse((x, k)));
+            }
+        }
+        Ok(m)
+    }
+
+    fn pull(&mut self, k: usize) -> Result<Option<T>, Stop> {
+        match k.checked_sub(self.mem.len()) {
+            None => Ok(self.mem[k].next()),
+            Some(i) => self.files[i].next(),
+        }
+    }
+
+    /// The next item, or None at the end.
+    pub(super) fn next(&mut self) -> Result<Option<T>, Stop> {
+        while let Some(Reverse((x, k))) = self.heap.pop() {
+            if let Some(y) = self.pull(k)? {
+                self.heap.push(Reverse((y, k)));
+            }
+            if self.last != Some(x) {
+                self.last = Some(x);
+                return Ok(Some(x));
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl<T: Item> Drop for Merged<'_, T> {
+    fn drop(&mut self) {
+        self.files.clear();
+        for (p, bytes) in self.runs.drain(..) {
+            let _ = std::fs::remove_file(p);
+            self.disk.release(bytes);
+        }
+    }
+}

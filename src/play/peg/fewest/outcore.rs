@@ -1,0 +1,424 @@
+//! The search by levels out of memory: the same method as [`super`] (forward levels, backward
+//! levels by complement, the positions on some play, the move graph on them), with every
+//! level a sorted file on disk ([`super::disk`]) instead of a set in memory.
+//!
+//! **How each step reads the levels.** Building level j + 1 streams level j from its file,
+//! in two threads, into an external sort (runs on disk once the memory budget is full), whose
+//! merge, without repeats, is the new level's file. A membership test ("is p in level j?")
+//! becomes a join: the candidates are paired with their key (the least image the level keeps,
+//! [`Side::key`]), sorted by key, and merged with the level's sorted file. The positions on
+//! some play, which are few beside the levels (12% of the middle level on the English board),
+//! and the move graph on them stay in memory. The answer is that of the in-memory search
+//! (`tests/levels_disk.rs` compares the two with budgets low enough to force the runs).
+//!
+//! **Resume and sharing.** A set of levels lives in a subdirectory of the work directory
+//! named by a digest of everything that decides its content (the board's holes and jumps, the
+//! start's hole, the symmetry group kept, the pagodas pruned by). A level file there is
+//! complete (written under a temporary name, then renamed), so a later run, or another
+//! problem with the same hole, reads it instead of building it again. These files are a
+//! cache, not evidence: a proof of a minimum is [`crate::proof`]'s own search.
+
+use super::disk::{Disk, LevelFile, Merged, Sorter, io};
+use super::graph::{coset_reps, solve_on_plays};
+use super::prune::Pagodas;
+use super::{Bits, Limits, Solved, Stop, depths};
+use crate::play::peg::PegBoard;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// What makes a join's candidates from an item: pairs (the key a level holds, the position).
+type Make<'a> = dyn Fn(u64, &mut Vec<(u64, u64)>) + Sync + 'a;
+
+/// Positions read from a level at a time.
+const BLOCK: usize = 1 << 16;
+
+/// Forward levels from a start of one man missing, each a file of least images under `group`.
+pub struct DiskReach {
+    pub group: Vec<usize>,
+    pub levels: Vec<LevelFile>,
+}
+
+impl DiskReach {
+    /// The levels 0 … depth from every hole but `hole`, least images under `group` (which fixes
+    /// `hole`), of the positions `keep` keeps; those already complete in the work directory
+    /// are read, not built.
+    pub fn build(
+        bits: &Bits,
+        (hole, group): (usize, Vec<usize>),
+        keep: &Pagodas,
+        depth: usize,
+        lim: &Limits,
+        disk: &Disk,
+    ) -> Result<DiskReach, Stop> {
+        let width = bits.n.div_ceil(8);
+        let dir = disk.dir.join(digest(bits, hole, &group, keep));
+        std::fs::create_dir_all(&dir).map_err(|e| io("cannot create", &dir, e))?;
+        remove_stale(&dir);
+        let t0 = Instant::now();
+        let mut levels: Vec<LevelFile> = Vec::new();
+        for j in 0..=depth {
+            let path = dir.join(format!("level-{j}.bin"));
+            let level = match LevelFile::open(&path, width) {
+                Some(l) => {
+                    disk.charge(l.len * width as u64)?;
+                    l
+                }
+                None if j == 0 => {
+                    let start = bits.canon(&group, bits.full & !(1 << hole));
+                    let mut first = keep.keeps(start).then_some(start);
+                    LevelFile::write(disk, &path, width, &mut || Ok(first.take()))?
+                }
+                None => next_level(bits, (&group, keep), &levels[j - 1], &path, lim, disk)?,
+            };
+            lim.tell(|| {
+                format!(
+                    "levels from hole {hole} on disk: {j} jumps, {} positions ({:.0} s)",
+                    level.len,
+                    t0.elapsed().as_secs_f64()
+                )
+            });
+            levels.push(level);
+        }
+        Ok(DiskReach { group, levels })
+    }
+
+    pub fn positions(&self) -> u64 {
+        self.levels.iter().map(|l| l.len).sum()
+    }
+}
+
+/// The digest naming a set of levels: the board's holes and jumps, the start's hole, the
+/// group kept and the pagodas (each a table of exact integers).
+fn digest(bits: &Bits, hole: usize, group: &[usize], keep: &Pagodas) -> String {
+    let mut h = Sha256::new();
+    h.update(b"solarmy levels v1\n");
+    bits.digest(&mut h);
+    h.update(format!("hole {hole}\ngroup {group:?}\n").as_bytes());
+    keep.digest(&mut h);
+    let d = h.finalize();
+    d.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Removes the temporary files of runs no longer alive (their process id is in the name).
+fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let pid = name.strip_suffix(".tmp").and_then(|s| s.split('-').nth(1));
+        if let Some(pid) = pid
+            && !Path::new("/proc").join(pid).exists()
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+fn stopped(lim: &Limits) -> bool {
+    lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+/// Items a sorter may hold in memory: three quarters of what the budget leaves beside
+/// `held` bytes, shared by `ways` sorters.
+fn sort_cap(lim: &Limits, held: usize, words: usize, ways: usize) -> usize {
+    lim.memory.saturating_sub(held) / (8 * words) / 4 * 3 / ways
+}
+
+/// Level j + 1 from level j: each half of its file read by a thread, whose children (least
+/// images, kept by `keep`) go to its own external sort; the sorts merged into the new file.
+fn next_level(
+    bits: &Bits,
+    (group, keep): (&[usize], &Pagodas),
+    prev: &LevelFile,
+    path: &Path,
+    lim: &Limits,
+    disk: &Disk,
+) -> Result<LevelFile, Stop> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let cap = sort_cap(lim, 0, 1, 2);
+    let half = prev.len.div_ceil(2);
+    let parts: Vec<Result<Sorter<u64>, Stop>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2u64)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut sorter = Sorter::new(disk, dir, prev.width, cap);
+                    let mut input = prev.stream(t * half, half)?;
+                    let mut buf = Vec::new();
+                    loop {
+                        let block = input.block(BLOCK)?;
+                        if block.is_empty() {
+                            return Ok(sorter);
+                        }
+                        if stopped(lim) {
+                            return Err(Stop::Interrupted);
+                        }
+                        buf.clear();
+                        for p in block {
+                            let from = buf.len();
+                            bits.children(p, &mut buf);
+                            for c in &mut buf[from..] {
+                                *c = bits.canon(group, *c);
+                            }
+                        }
+                        buf.retain(|&c| keep.keeps(c));
+                        buf.sort_unstable();
+                        buf.dedup();
+                        sorter.extend(&buf)?;
+                    }
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("a level thread panicked"))
+            .collect()
+    });
+    let sorters = parts.into_iter().collect::<Result<Vec<_>, Stop>>()?;
+    let mut merged = Merged::new(disk, sorters, prev.width)?;
+    LevelFile::write(disk, path, prev.width, &mut || merged.next())
+}
+
+/// A reach on disk seen from a hole of its class through the symmetry g.
+pub struct Side<'a> {
+    pub reach: &'a DiskReach,
+    pub g: usize,
+    g_inv: usize,
+}
+
+impl<'a> Side<'a> {
+    pub fn new(bits: &Bits, reach: &'a DiskReach, g: usize) -> Side<'a> {
+        Side {
+            reach,
+            g,
+            g_inv: bits.inverse(g),
+        }
+    }
+
+    /// What the reach's levels hold for p: its least image, seen from the reach's hole.
+    fn key(&self, bits: &Bits, p: u64) -> u64 {
+        let q = if self.g_inv == 0 {
+            p
+        } else {
+            bits.image(self.g_inv, p)
+        };
+        bits.canon(&self.reach.group, q)
+    }
+}
+
+/// `f` applied to every item in two threads, the outputs concatenated.
+fn par_map<T: Send>(items: &[u64], f: &(dyn Fn(u64, &mut Vec<T>) + Sync)) -> Vec<T> {
+    let half = items.len().div_ceil(2).max(1);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = items
+            .chunks(half)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    part.iter().for_each(|&p| f(p, &mut out));
+                    out
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .flat_map(|h| h.join().expect("a join thread panicked"))
+            .collect()
+    })
+}
+
+/// The positions of `pairs` (key, position) whose key is in `level`, sorted, without repeats.
+fn join(mut pairs: Merged<(u64, u64)>, level: &LevelFile) -> Result<Vec<u64>, Stop> {
+    let mut keys = level.stream(0, level.len)?;
+    let mut key = keys.next()?;
+    let mut out = Vec::new();
+    while let Some((k, p)) = pairs.next()? {
+        while key.is_some_and(|x| x < k) {
+            key = keys.next()?;
+        }
+        match key {
+            Some(x) if x == k => out.push(p),
+            Some(_) => {}
+            None => break,
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// The candidates made by `make` from each item of `items` (positions in memory, or a level
+/// streamed from disk), joined with `level`.
+fn filter(
+    source: Source,
+    make: &Make<'_>,
+    level: &LevelFile,
+    (lim, disk, held): (&Limits, &Disk, usize),
+) -> Result<Vec<u64>, Stop> {
+    let dir = level.path.parent().unwrap_or(Path::new("."));
+    let mut sorter = Sorter::new(disk, dir, level.width, sort_cap(lim, held, 2, 1));
+    let mut feed = |block: &[u64]| -> Result<(), Stop> {
+        if stopped(lim) {
+            return Err(Stop::Interrupted);
+        }
+        let mut pairs = par_map(block, make);
+        pairs.sort_unstable();
+        pairs.dedup();
+        sorter.extend(&pairs)
+    };
+    match source {
+        Source::Memory(items) => items.chunks(BLOCK).try_for_each(&mut feed)?,
+        Source::File(l) => {
+            let mut input = l.stream(0, l.len)?;
+            loop {
+                let block = input.block(BLOCK)?;
+                if block.is_empty() {
+                    break;
+                }
+                feed(&block)?;
+            }
+        }
+    }
+    join(sorter.finish()?, level)
+}
+
+/// Where a join's candidates come from.
+enum Source<'a> {
+    Memory(&'a [u64]),
+    File(&'a LevelFile),
+}
+
+/// Every position on some play, by jumps made, each the least image under `h` (the method's
+/// step 3, as [`super::graph`] does it in memory).
+fn on_plays(
+    bits: &Bits,
+    h: &[usize],
+    (fwd, bwd): (&Side, &Side),
+    lim: &Limits,
+    disk: &Disk,
+) -> Result<Vec<Vec<u64>>, Stop> {
+    let n_jumps = bits.n - 2;
+    let j_mid = fwd.reach.levels.len() - 1;
+    let k_mid = n_jumps - j_mid;
+    let reps = coset_reps(bits, h, (fwd.g, fwd.g_inv), &fwd.reach.group);
+    let mut levels: Vec<Vec<u64>> = vec![Vec::new(); n_jumps + 1];
+    let held = |levels: &[Vec<u64>]| levels.iter().map(|l| 8 * l.len()).sum::<usize>();
+    let meet = |r: u64, out: &mut Vec<(u64, u64)>| {
+        for &x in &reps {
+            let p = bits.image(fwd.g, bits.image(x, r));
+            out.push((bwd.key(bits, bits.full ^ p), bits.canon(h, p)));
+        }
+    };
+    let from = Source::File(&fwd.reach.levels[j_mid]);
+    levels[j_mid] = filter(from, &meet, &bwd.reach.levels[k_mid], (lim, disk, 0))?;
+    let back = |q: u64, out: &mut Vec<(u64, u64)>| {
+        let mut ps = Vec::new();
+        bits.parents(q, &mut ps);
+        for p in ps {
+            let c = bits.canon(h, p);
+            out.push((fwd.key(bits, c), c));
+        }
+    };
+    for j in (0..j_mid).rev() {
+        lim.tell(|| format!("the positions on some play after {j} jumps"));
+        let (now, after) = levels.split_at_mut(j + 1);
+        let level = &fwd.reach.levels[j];
+        let budget = (lim, disk, held(after));
+        now[j] = filter(Source::Memory(&after[0]), &back, level, budget)?;
+    }
+    let on = |q: u64, out: &mut Vec<(u64, u64)>| {
+        let mut cs = Vec::new();
+        bits.children(q, &mut cs);
+        for p in cs {
+            let c = bits.canon(h, p);
+            out.push((bwd.key(bits, bits.full ^ c), c));
+        }
+    };
+    for j in j_mid + 1..=n_jumps {
+        lim.tell(|| format!("the positions on some play after {j} jumps"));
+        let (before, now) = levels.split_at_mut(j);
+        let level = &bwd.reach.levels[n_jumps - j];
+        let budget = (lim, disk, held(before));
+        now[0] = filter(Source::Memory(&before[j - 1]), &on, level, budget)?;
+    }
+    Ok(levels)
+}
+
+/// One problem with its levels on disk ([`super::solve_pair`] with `lim.disk` set): unpruned
+/// levels are those of the holes' class representatives (shared by every problem of the
+/// class), pruned ones the problem's own. Also returns the positions of the levels.
+pub fn solve_pair(
+    board: &PegBoard,
+    bits: &Bits,
+    (v, f): (usize, usize),
+    lim: &Limits,
+    disk: &Disk,
+) -> Result<(Solved, u64), Stop> {
+    let started = Instant::now();
+    let (jf, jb) = depths(bits);
+    let weights = lim.pruning.pagodas(board, v, f);
+    let reach = |from: usize, to: usize, depth: usize| {
+        if lim.pruning.is_off() {
+            let (rep, g) = bits.representative(from);
+            let group = bits.stabiliser(&[rep]);
+            let r = DiskReach::build(bits, (rep, group), &Pagodas::none(), depth, lim, disk)?;
+            return Ok::<_, Stop>((r, g, 0));
+        }
+        let group = bits.stabiliser(&[v, f]);
+        let keep = Pagodas::toward(bits, &weights, &group, to);
+        let r = DiskReach::build(bits, (from, group), &keep, depth, lim, disk)?;
+        Ok((r, 0, keep.len()))
+    };
+    let (fwd, gv, pagodas) = reach(v, f, jf)?;
+    // The finish's levels are the vacancy's when both holes are of one class (unpruned) or
+    // one hole: the forward levels, read to a lesser depth.
+    let same = if lim.pruning.is_off() {
+        bits.representative(v).0 == bits.representative(f).0
+    } else {
+        v == f
+    };
+    let (bwd_own, gf) = if same {
+        (
+            None,
+            bits.representative(f).1 * usize::from(lim.pruning.is_off()),
+        )
+    } else {
+        let (r, g, _) = reach(f, v, jb)?;
+        (Some(r), g)
+    };
+    let bwd = bwd_own.as_ref().unwrap_or(&fwd);
+    let h = bits.stabiliser(&[v, f]);
+    lim.tell(|| "the positions on some play".to_string());
+    let sides = (&Side::new(bits, &fwd, gv), &Side::new(bits, bwd, gf));
+    let levels = on_plays(bits, &h, sides, lim, disk)?;
+    let mut s = solve_on_plays(board, bits, (v, f), &h, &levels, lim, started)?;
+    s.pagodas = pagodas;
+    let sizes = |r: &DiskReach| r.levels.iter().map(|l| l.len).collect();
+    s.forward = sizes(&fwd);
+    s.backward = sizes(bwd);
+    if v != f {
+        // As in memory: the finish's own levels, to their depth.
+        s.backward.truncate(jb + 1);
+    }
+    s.seconds = started.elapsed().as_secs_f64();
+    let positions = fwd.positions() + bwd_own.as_ref().map_or(0, DiskReach::positions);
+    Ok((s, positions))
+}
+
+/// The work directory's default disk budget: the space free on its file system, less 1 GiB.
+pub fn free_space(dir: &Path) -> Option<u64> {
+    let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: c is a valid C string and s a statvfs the call fills.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
+        return None;
+    }
+    Some((s.f_bavail as u64 * s.f_frsize as u64).saturating_sub(1 << 30))
+}
+
+/// The directory for a work directory given on the command line (created if missing).
+pub fn work_dir(dir: &Path) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create the work directory {}: {e}", dir.display()))?;
+    Ok(dir.to_path_buf())
+}

@@ -1,0 +1,119 @@
+//! The search by levels out of memory (`moves --work DIR`, [`solarmy::play::peg::fewest::Disk`]):
+//! with a memory budget low enough that every level larger than a few tens of thousands of
+//! positions is sorted in runs on disk and merged, the answers are those of the in-memory
+//! search; a second run resumes from the level files and builds nothing again; a disk budget
+//! too small stops the search with one line.
+
+use solarmy::play::peg::PegBoard;
+use solarmy::play::peg::fewest::{self, Disk, Limits, Pruning, Solved, Stop};
+use std::path::Path;
+
+fn board(name: &str) -> PegBoard {
+    PegBoard::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("models/{name}.toml")))
+        .unwrap()
+}
+
+/// Limits with the levels on disk in `dir`, 1 MiB of memory (the least the command line
+/// takes: a sort holds some 50,000 positions, so larger levels go through runs).
+fn on_disk(dir: &Path, pruning: Pruning, budget: u64) -> Limits {
+    Limits {
+        pruning,
+        disk: Some(Disk::new(dir.to_path_buf(), budget)),
+        ..Limits::default()
+    }
+    .with_memory(1 << 20)
+}
+
+fn same(what: &str, a: &Solved, b: &Solved) {
+    assert_eq!(a.min_moves, b.min_moves, "{what}");
+    assert_eq!(a.on_plays, b.on_plays, "{what}");
+    assert_eq!(a.table, b.table, "{what}");
+    assert_eq!(a.forward, b.forward, "{what}");
+    assert_eq!(a.backward, b.backward, "{what}");
+    assert_eq!(a.play.is_some(), b.play.is_some(), "{what}");
+}
+
+/// Every problem of the triangle of side 5, unpruned and pruned: the same answers on disk.
+#[test]
+fn the_triangle_on_disk_is_the_triangle_in_memory() {
+    let b = board("triangle5");
+    let dir = tempfile::tempdir().unwrap();
+    for pruning in [Pruning::Off, Pruning::Shape] {
+        for v in 0..b.cells.len() {
+            for f in 0..b.cells.len() {
+                let mem = Limits {
+                    pruning: pruning.clone(),
+                    ..Limits::default()
+                };
+                let (a, _) = fewest::solve_one(&b, v, f, &mem).unwrap();
+                let (d, _) =
+                    fewest::solve_one(&b, v, f, &on_disk(dir.path(), pruning.clone(), u64::MAX))
+                        .unwrap();
+                same(&format!("triangle5 {v} -> {f} {}", pruning.name()), &a, &d);
+            }
+        }
+    }
+}
+
+/// The modification times of every level file under `dir`.
+fn level_times(dir: &Path) -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    for sub in std::fs::read_dir(dir).unwrap().flatten() {
+        for f in std::fs::read_dir(sub.path()).unwrap().flatten() {
+            out.push((f.path(), f.metadata().unwrap().modified().unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The English central game (levels of up to 1.9 million positions, each sorted in runs):
+/// 18 moves and the same positions on some play as in memory; run again, it reads its levels
+/// and writes none; a disk budget smaller than the levels stops it with one line.
+#[test]
+fn the_english_central_game_on_disk_resumes_and_keeps_its_budget() {
+    let b = board("english");
+    let c = b.index[&solarmy::problem::geometry::Cell(0, 0, 0)];
+    let dir = tempfile::tempdir().unwrap();
+    let (mem, _) = fewest::solve_one(&b, c, c, &Limits::default()).unwrap();
+    let lim = on_disk(dir.path(), Pruning::Off, u64::MAX);
+    let (d, built) = fewest::solve_one(&b, c, c, &lim).unwrap();
+    same("english central game", &mem, &d);
+    assert_eq!(d.min_moves, Some(18));
+    assert_eq!(built, d.forward.iter().sum::<u64>());
+    let before = level_times(dir.path());
+    assert_eq!(
+        before.len(),
+        17,
+        "levels 0 to 16 and nothing else: {before:?}"
+    );
+    let (again, _) = fewest::solve_one(&b, c, c, &lim).unwrap();
+    same("english central game, resumed", &mem, &again);
+    assert_eq!(
+        level_times(dir.path()),
+        before,
+        "a resumed run rewrote a level"
+    );
+
+    let fresh = tempfile::tempdir().unwrap();
+    let bits = fewest::Bits::new(&b).unwrap();
+    let small = on_disk(fresh.path(), Pruning::Off, 4 << 20);
+    match fewest::solve_pair(&b, &bits, (c, c), &small) {
+        Err(Stop::Disk(line)) => {
+            assert!(line.contains("disk budget of 4 MiB"), "{line}");
+            assert!(!line.contains('\n'), "{line}");
+        }
+        other => panic!(
+            "expected the disk budget to stop it: {:?}",
+            other.map(|x| x.1)
+        ),
+    }
+    // Only whole levels remain: no temporary file, no run.
+    for (p, _) in level_times(fresh.path()) {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            name.starts_with("level-") && name.ends_with(".bin"),
+            "{name}"
+        );
+    }
+}
