@@ -1,9 +1,10 @@
 //! The `solarmy` command line. Thin: parsing, printing, exit codes.
 //!
-//! Exit codes: 0 answered (optimal or impossible; a play verified), 1 failure (an input file
-//! unreadable or malformed, an illegal play, a file that cannot be written; one line on
-//! stderr), 2 bad command line (one line on stderr), 3 stopped early by a time limit or
-//! Ctrl-C (what was found is still reported).
+//! Exit codes (docs/cli.md has them per command): 0 answered (optimal or impossible; a play
+//! verified), 1 failure (a data file unreadable or malformed, an illegal play, a file that
+//! cannot be written; one line on stderr), 2 bad command line, a malformed model file
+//! included (one line on stderr), 3 stopped early by a time limit or Ctrl-C (what was found
+//! is still reported).
 
 use clap::{CommandFactory, Parser, Subcommand};
 use solarmy::cli;

@@ -4,105 +4,22 @@
 //! [`emit`], so a closed pipe ends a command quietly and a full disk is one line, never a
 //! panic. The bottom of [`crate::cli`]: the command modules use it, it uses none of them.
 
+use crate::cli::help::*;
 use crate::problem::Army;
 use crate::problem::{Problem, file::Start};
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-/// Exit codes, for `--help` and the README.
-pub const EXIT_CODES: &str = "Start here:
-  solarmy solve --army conway --level 4 --out armies --proof conway-4.json
-                                 # 20 men: the army, its play, pictures, a viewer page
-  solarmy check conway-4.json    # re-verify that proof with the separate checker
-  solarmy bounds                 # what the pagoda functions alone say, level by level
-  solarmy catalog --model models/english.toml   # every problem of the 33-hole board
-Each command's --help has examples; docs/ is the guide (the mathematics in docs/mathematics.md), README.md the results.
-
-Exit codes: 0 answered (optimal, impossible, legal), 1 failure (an input file unreadable \
-or malformed, an illegal play, a file that cannot be written, a solver error), 2 bad command line \
-(unknown option or army, a number out of range), 3 stopped early by --time-limit or Ctrl-C \
-(what was found is still reported).";
-
-const SOLVE_HELP: &str = "Examples:
-  solarmy solve --army hexagonal --level 6              # 36 men, about 3 s
-  solarmy solve --army diagonal --level 5 --json --out armies
-  solarmy solve --army skew --level 7                   # impossible, with the exact weight
-
-Exit codes: 0 answered (optimal or impossible), 1 failure (a file that cannot be written, a
-solver error), 2 bad command line, 3 stopped by --time-limit or Ctrl-C (the best army and the
-bound proven so far are still reported).";
-
-const CHECK_HELP: &str = "Examples:
-  solarmy solve --army conway --level 4 --proof conway-4.json && solarmy check conway-4.json
-  solarmy check results/proofs/*
-  solarmy check --json --certificates-only results/proofs/skew-6.json.gz
-  solarmy check --cbc --time-limit 3600 results/proofs/hexagonal-7.json.gz
-  solarmy check --vipr vipr results/proofs/skew-5.json.gz   # then: viprchk vipr/*.vipr
-
-With --cbc (a build with --features cbc), CBC solves every infeasible integer program again,
-certified or not, guided first (the men objective, CBC's preprocessing), then plain if that
-gives no verdict in --time-limit: CBC finding one feasible fails its step (the solvers
-disagree); a CBC time-out is reported as no verdict, never counted as a confirmation.
-
-Exit codes: 0 every step of every file holds, 1 a file is unreadable or a step fails (one line
-per bad file, naming its first failing step), 2 bad command line (or --cbc without CBC).";
-
-const VERIFY_HELP: &str = "Examples:
-  solarmy verify --army diagonal --level 5 armies/diagonal-5-army.csv armies/diagonal-5-play.csv
-  solarmy verify --army conway --level 2 army.csv - < play.csv
-
-Exit codes: 0 the play is legal and reaches the target, 1 it is not (the first illegal jump is
-named) or a file is unreadable or malformed, 2 bad command line.";
-
-const CASES_HELP: &str = "Examples:
-  solarmy cases --army diagonal --level 8 --size 122    # every case ruled out (Table 5)
-  solarmy cases --army hexagonal --level 6 --size 36 --solve logs --json
-  solarmy cases --army skew --level 6 --size 45 --emit-jobs sweep   # 72 jobs, then:
-    parallel --joblog sweep/joblog --resume < sweep/jobs.txt        # or sbatch --wait sweep/slurm.sh
-    solarmy cases --merge sweep --json                              # as --solve sweep --json prints
-
-The case log of --solve DIR is DIR/<army>-<level>-<size>-d<x>_<y>[-d<x>_<y>...]-cases.jsonl (one
-d<x>_<y> per last jump); a rerun resumes from it. A feasible case's army and play are written
-to DIR/<army>-<level>-<size>men-army.csv|svg and -play.csv|svg.
-
---emit-jobs DIR writes DIR/manifest.json, DIR/jobs.txt (one `--run-job DIR --case I` line per
-case without a result) and DIR/slurm.sh (an sbatch --array script); --merge DIR re-checks every
-result as a resumed case log line (a result stamped for another version or problem is refused)
-and reports the jobs without a result, whose cases stay open.
-
-Exit codes: 0 answered (every case settled, or the size ruled out; a job: its case settled), 1
-failure (a refused stamp), 2 bad command line, 3 stopped early (time limit, Ctrl-C, the
-enumeration's case or node budget; a merge with cases still open).";
-
-const BOUNDS_HELP: &str = "Examples:
-  solarmy bounds                                        # all five armies
-  solarmy bounds --army diagonal --json
-  solarmy bounds --results results                      # with the IP columns of min-sizes.csv
-
-Exit codes: 0 printed, 1 a malformed min-sizes.csv, 2 bad command line (unknown army, a missing
---results directory).";
-
-pub const COMPLETIONS_HELP: &str = "Examples:
-  solarmy completions bash > /etc/bash_completion.d/solarmy
-  solarmy completions zsh > ~/.zfunc/_solarmy
-  solarmy completions fish > ~/.config/fish/completions/solarmy.fish
-
-Exit codes: 0 printed, 2 bad command line (an unknown shell).";
-
-pub const MANPAGE_HELP: &str = "Examples:
-  solarmy manpage > solarmy.1 && man ./solarmy.1
-  solarmy manpage --out man && man ./man/solarmy-solve.1   # every command's page
-
-Exit codes: 0 printed or written, 1 standard output or DIR cannot be written.";
-
 /// How much goes to stderr while a command runs.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct Display {
-    /// No progress display on stderr (it is shown only when stderr is a terminal)
+    /// Nothing on stderr but warnings and errors: no progress display (shown only when
+    /// stderr is a terminal) and no lines per step
     #[arg(short, long)]
     pub quiet: bool,
-    /// One line per integer program solved, on stderr, as it is solved
+    /// One line on stderr per step as it is done, where the command has steps to tell (an
+    /// integer program solved, a board problem settled)
     #[arg(short, long, conflicts_with = "quiet")]
     pub verbose: bool,
 }
@@ -141,8 +58,8 @@ pub struct SolveArgs {
         conflicts_with = "level"
     )]
     pub finish: Option<String>,
-    /// Stop after this many seconds (0 < SECS <= 1e9) and report the best army and the bound proven so far
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    /// Stop after this many seconds (0 < SECONDS <= 1e9) and report the best army and the bound proven so far
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
     /// Write <army>-<level>-army.csv|svg and -play.csv|svg here (checked to be writable before solving)
     #[arg(long, value_name = "DIR")]
@@ -156,8 +73,8 @@ pub struct SolveArgs {
     /// Write each IP as solved (MPS or LP by extension), as FILE-<men>men-d<x>_<y>.<ext>
     #[arg(long, value_name = "FILE")]
     pub write_model: Option<PathBuf>,
-    /// Seconds a direct IP may run before its round is split into cases (0 < SECS <= 1e9)
-    #[arg(long, value_name = "SECS", default_value_t = 30.0, allow_hyphen_values = true, value_parser = parse_seconds)]
+    /// Seconds a direct IP may run before its round is split into cases (0 < SECONDS <= 1e9)
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, allow_hyphen_values = true, value_parser = parse_seconds)]
     pub direct_budget: f64,
     /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
     #[arg(long)]
@@ -168,8 +85,8 @@ pub struct SolveArgs {
     /// Write the proof of the answer (JSON; gzip-compressed when FILE ends in .gz), for `solarmy check`
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
-    /// First look for an army for up to SECS seconds (taken from --time-limit), with no proof: a verified army found caps the climb, whose rounds of its size and above are never solved; when the climb stops short of it, it is reported as best_size, never as the minimum
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    /// First look for an army for up to SECONDS seconds (taken from --time-limit), with no proof: a verified army found caps the climb, whose rounds of its size and above are never solved; when the climb stops short of it, it is reported as best_size, never as the minimum
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub find: Option<f64>,
     #[command(flatten)]
     pub display: Display,
@@ -177,6 +94,7 @@ pub struct SolveArgs {
 
 /// `catalog`: every single-vacancy → single-survivor problem of a board, up to symmetry.
 #[derive(Args, Debug)]
+#[command(after_help = CATALOG_HELP)]
 pub struct CatalogArgs {
     /// A board model file (start kind "board"), e.g. models/english.toml
     #[arg(long, value_name = "FILE")]
@@ -185,16 +103,15 @@ pub struct CatalogArgs {
     #[arg(long)]
     pub json: bool,
     /// Write DIR/<board>.csv and .svg, and DIR/<board>/ with every problem's proof and play
-    /// (default: ./catalog; the published catalogues in results/boards/ are written by
-    /// scripts/catalog alone)
-    #[arg(long, value_name = "DIR", default_value = "catalog")]
-    pub out: PathBuf,
-    /// One line per problem on stderr as it is settled
-    #[arg(long, short)]
-    pub verbose: bool,
+    /// (without it, nothing is written; the published catalogues in results/boards/ are
+    /// written by scripts/catalog alone)
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: Display,
     /// After this many seconds, settle the remaining problems by the cheap steps only
     /// (position class, resource count); what they leave open is reported undecided
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
     /// Also the fewest moves of every problem (the exact search by levels, boards of at most
     /// 64 holes): DIR/<board>-moves.csv, and each shortest play and its per-level position
@@ -204,7 +121,7 @@ pub struct CatalogArgs {
     /// With --moves: after this many seconds of the moves, list the problems left as not
     /// searched (status time_limit; a problem whose levels outgrow memory is listed as
     /// too_many_positions, and after Ctrl-C the rest as interrupted; exit 3 if any)
-    #[arg(long, value_name = "SECS", requires = "moves", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", requires = "moves", value_parser = parse_seconds)]
     pub moves_time_limit: Option<f64>,
     /// With --moves: prune each problem's levels by pagoda functions made for it (off, shape
     /// or sharpened; see `moves --prune`); when on, each problem builds its own levels
@@ -216,12 +133,12 @@ pub struct CatalogArgs {
     pub memory: Option<usize>,
 }
 
-/// `solarmy cbc-system FILE [--time-limit SECS]` (hidden): one CBC call in its own process.
+/// `solarmy cbc-system FILE [--time-limit SECONDS]` (hidden): one CBC call in its own process.
 #[derive(clap::Args)]
 pub struct CbcSystemArgs {
     /// The system, as JSON
     pub file: PathBuf,
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
     /// How CBC searches (proof::resolve::CbcStrategy): guided or plain
     #[arg(long, default_value = "plain", value_parser = parse_strategy)]
@@ -250,8 +167,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub certificates_only: bool,
     /// Seconds HiGHS may spend re-solving one IP that has no certificate, and CBC one IP
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
-    pub time_limit: Option<f64>,
+    /// (0 < SECONDS <= 1e9; also spelled --time-limit, its older name)
+    #[arg(long, alias = "time-limit", value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub program_time_limit: Option<f64>,
     /// IPs without a certificate re-solved at once, one HiGHS each (default: the cores)
     #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
@@ -274,8 +192,10 @@ pub struct CheckArgs {
     /// After a file checks, write each of its infeasible integer programs that has an exact
     /// certificate to DIR as a VIPR 1.1 file (<proof>-<men>men-d<d>[-case<n>].vipr), for
     /// viprchk or any other VIPR checker
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, visible_alias = "out", value_name = "DIR")]
     pub vipr: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: Display,
 }
 
 impl CheckArgs {
@@ -318,6 +238,18 @@ pub struct VerifyArgs {
     pub army_csv: PathBuf,
     /// CSV with columns from_x,from_y,over_x,over_y,to_x,to_y ('-': standard input, if ARMY_CSV is not)
     pub play_csv: PathBuf,
+    /// One JSON object on stdout (an illegal play too, with its error; exit 1)
+    #[arg(long)]
+    pub json: bool,
+    /// Stop after this many seconds (0 < SECONDS <= 1e9), exit 3; a replay takes milliseconds
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Write the legal play's pictures here: <army>-<level>-verified-army.svg, -play.svg and
+    /// the viewer page .html (a board: <board>-verified-play.svg and .html)
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: Display,
 }
 
 #[derive(Args, Debug)]
@@ -350,12 +282,17 @@ pub struct CasesArgs {
     /// Complete the round from the job results in DIR (the problem is read from DIR/manifest.json): the same case log and answer as --solve DIR
     #[arg(long, value_name = "DIR", conflicts_with_all = ["solve", "level", "size", "army", "model", "cbc"])]
     pub merge: Option<PathBuf>,
-    /// Seconds per case when solving (0 < SECS <= 1e9)
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = parse_seconds)]
-    pub time_limit: Option<f64>,
+    /// Seconds per case when solving (0 < SECONDS <= 1e9; also spelled --time-limit, its
+    /// older name)
+    #[arg(long, alias = "time-limit", value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub case_time_limit: Option<f64>,
     /// One JSON object on stdout (the cases, and with --solve the results)
     #[arg(long)]
     pub json: bool,
+    /// Write that JSON object to DIR/<army>-<level>-<K>men-cases.json too (the case log and
+    /// the army found go to the --solve DIR)
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// Re-prove every infeasible IP with CBC, a second MIP solver (needs a build with --features cbc)
     #[arg(long)]
     pub cbc: bool,
@@ -378,12 +315,20 @@ pub struct BoundsArgs {
     /// A model file instead of the bundled armies (TOML, schema in models/README.md)
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
-    /// One JSON object on stdout: {"armies": [...]}
+    /// One JSON object on stdout: {"armies": [...]} and the envelope
     #[arg(long)]
     pub json: bool,
     /// A directory holding min-sizes.csv (as results/ does): adds its IP bounds and armies
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
+    /// Stop after this many seconds (0 < SECONDS <= 1e9), exit 3; the bounds take milliseconds
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Write DIR/bounds.csv: army, level, pagoda bound, its last jump and the slack
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: Display,
 }
 
 /// Cases the enumeration of `cases` may hold (a few hundred bytes each: well under 1 GB).

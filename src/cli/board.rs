@@ -2,9 +2,8 @@
 //! --finish` (replay a board play) and `catalog` (every problem up to symmetry). Thin:
 //! parsing, printing, files; the work is in [`crate::play::peg`].
 
-use crate::cli::args::{
-    self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, VerifyArgs, emitln,
-};
+use crate::cli::args::{self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, emitln};
+use crate::cli::envelope;
 use crate::play::peg::settle::{self, Limits, Outcome, Verdict};
 use crate::play::peg::short::PlayKind;
 use crate::play::peg::{PegBoard, catalog, parse_cell};
@@ -13,7 +12,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-fn board_of(p: &ProblemArg) -> Result<PegBoard, Error> {
+pub(crate) fn board_of(p: &ProblemArg) -> Result<PegBoard, Error> {
     match &p.model {
         Some(path) => PegBoard::read(path).map_err(Error::usage),
         None => Err(Error::usage(
@@ -22,7 +21,7 @@ fn board_of(p: &ProblemArg) -> Result<PegBoard, Error> {
     }
 }
 
-fn cell(arg: Option<&str>, flag: &str) -> Result<crate::problem::geometry::Cell, Error> {
+pub(crate) fn cell(arg: Option<&str>, flag: &str) -> Result<crate::problem::geometry::Cell, Error> {
     let s = arg.ok_or_else(|| Error::usage(format!("a board problem needs --{flag} X,Y")))?;
     parse_cell(s).map_err(|e| Error::usage(format!("--{flag}: {e}")))
 }
@@ -96,7 +95,11 @@ fn problem_json(board: &PegBoard, o: &Outcome, play_csv: Option<&Path>) -> serde
         Verdict::Undecided { why } => Some(why.clone()),
         _ => None,
     };
-    json!({
+    let play = match &o.verdict {
+        Verdict::Solvable { play } => Some(play),
+        _ => None,
+    };
+    let fields = json!({
         "board": board.name,
         "fingerprint": board.fingerprint(o.vacancy, o.finish),
         "vacancy": [o.vacancy.0, o.vacancy.1],
@@ -104,9 +107,21 @@ fn problem_json(board: &PegBoard, o: &Outcome, play_csv: Option<&Path>) -> serde
         "solvable": o.verdict.solvable(),
         "reason": o.verdict.reason(),
         "why": why,
+        "play": play,
         "play_csv": play_csv,
         "seconds": o.seconds,
-    })
+    });
+    let problem = envelope::board(board, o.vacancy, o.finish);
+    envelope::wrapped(fields, problem, board_status(&o.verdict), o.seconds)
+}
+
+/// A board problem's status: solvable, not_solvable (with a proof) or undecided.
+pub fn board_status(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Solvable { .. } => "solvable",
+        Verdict::Undecided { .. } => "undecided",
+        _ => "not_solvable",
+    }
 }
 
 /// Writes a solvable problem's start and play (CSV), play picture (SVG, a strip of frames)
@@ -129,39 +144,27 @@ fn write_problem(board: &PegBoard, o: &Outcome, dir: &Path) -> Result<Option<Pat
     Ok(Some(play_path))
 }
 
-/// `verify --model BOARD --finish X,Y START_CSV PLAY_CSV`.
-pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
-    let board = board_of(&a.problem)?;
-    let f = cell(a.finish.as_deref(), "finish")?;
-    let men = export::read_army(&a.army_csv)?;
-    let play = export::read_play(&a.play_csv)?;
-    let holes = board.cells.iter().copied().collect();
-    let r = crate::proof::verify::replay_board(&holes, &board.directions, &men, &play, f)
-        .map_err(Error::failure)?;
-    emitln(&format!(
-        "legal: {} men, {} jumps, {} moves, one man left on ({},{}) of board {}",
-        r.men, r.jumps, r.moves, f.0, f.1, board.name
-    ))?;
-    Ok(0)
-}
-
-/// `catalog --model BOARD`: every problem up to symmetry, its files and its proofs.
+/// `catalog --model BOARD`: every problem up to symmetry; with `--out DIR` its files and
+/// its proofs.
 pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     let board = PegBoard::read(&a.model).map_err(Error::usage)?;
-    cli::check_writable(&a.out)?;
+    if let Some(out) = &a.out {
+        cli::check_writable(out)?;
+    }
     crate::cli::args::install_interrupt_handler();
-    let sub = a.out.join(&board.name);
+    let sub = a.out.as_ref().map(|out| out.join(&board.name));
     let t0 = Instant::now();
     let mut failed: Option<Error> = None;
     let deadline = a
         .time_limit
         .map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let outcomes = catalog::run(&board, &Limits::default(), deadline, |o| {
-        if a.verbose {
+        if a.display.verbose {
             eprintln!("{}", summary_line(&board, o, None));
         }
         if failed.is_none()
-            && let Err(e) = write_files(&board, o, &sub)
+            && let Some(sub) = &sub
+            && let Err(e) = write_files(&board, o, sub)
         {
             failed = Some(e);
         }
@@ -171,26 +174,64 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
         return Err(e);
     }
     let seconds = t0.elapsed().as_secs_f64();
-    let name = &board.name;
-    crate::files::write_atomic(
-        &a.out.join(format!("{name}.csv")),
-        catalog::csv(&board, &outcomes).as_bytes(),
-    )?;
-    crate::files::write_atomic(
-        &a.out.join(format!("{name}.svg")),
-        crate::report::boards::catalogue_svg(&board, &outcomes).as_bytes(),
-    )?;
-    let rel = format!("{}/{name}", a.out.display());
+    let rel = match &a.out {
+        Some(out) => Some(write_catalogue(&board, &outcomes, out)?),
+        None => None,
+    };
+    let undecided = outcomes.iter().any(|o| o.verdict.solvable().is_none());
     if a.json {
-        let mut doc = catalog::json(&board, &outcomes, Some(&rel));
+        let mut doc = catalog::json(&board, &outcomes, rel.as_deref());
         doc["seconds"] = json!((seconds * 1000.0).round() / 1000.0);
+        catalog_envelope(&mut doc, &board, &outcomes, undecided);
         emitln(&doc.to_string())?;
     } else {
         emitln(&catalog_summary(&board, &outcomes, seconds))?;
     }
-    let undecided = outcomes.iter().any(|o| o.verdict.solvable().is_none());
     let moves_complete = !a.moves || crate::cli::catalog_moves::moves(a, &board, &outcomes)?;
     Ok(if undecided || !moves_complete { 3 } else { 0 })
+}
+
+/// DIR/<board>.csv and .svg; the folder of the problems' files, as the JSON names it.
+fn write_catalogue(board: &PegBoard, outcomes: &[Outcome], out: &Path) -> Result<String, Error> {
+    let name = &board.name;
+    crate::files::write_atomic(
+        &out.join(format!("{name}.csv")),
+        catalog::csv(board, outcomes).as_bytes(),
+    )?;
+    crate::files::write_atomic(
+        &out.join(format!("{name}.svg")),
+        crate::report::boards::catalogue_svg(board, outcomes).as_bytes(),
+    )?;
+    Ok(format!("{}/{name}", out.display()))
+}
+
+/// The catalogue's envelope (the board's model; complete, or undecided when a problem is),
+/// and each problem's own `problem`, `status` and `play`.
+fn catalog_envelope(
+    doc: &mut serde_json::Value,
+    board: &PegBoard,
+    outcomes: &[Outcome],
+    undecided: bool,
+) {
+    if let Some(list) = doc["problems"].as_array_mut() {
+        for (entry, o) in list.iter_mut().zip(outcomes) {
+            let play = match &o.verdict {
+                Verdict::Solvable { play } => Some(play),
+                _ => None,
+            };
+            entry["play"] = json!(play);
+            let problem = envelope::board(board, o.vacancy, o.finish);
+            envelope::wrap(entry, problem, board_status(&o.verdict), o.seconds);
+        }
+    }
+    let status = if undecided { "undecided" } else { "complete" };
+    let seconds = doc["seconds"].as_f64().unwrap_or_default();
+    envelope::wrap(
+        doc,
+        envelope::model(&board.name, &board.spec),
+        status,
+        seconds,
+    );
 }
 
 /// One problem's files in DIR/<board>/: its proof, and for a solvable one its play, the

@@ -23,7 +23,7 @@ use std::time::Instant;
 /// levels' size or interrupted, each of which keeps what was settled before it).
 pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<bool, Error> {
     crate::cli::args::install_interrupt_handler();
-    let bar = crate::cli::args::spinner();
+    let bar = (!a.display.quiet).then(crate::cli::args::spinner).flatten();
     let lim = fewest::Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: bar.as_ref().map(|pb| {
@@ -34,7 +34,8 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         ..fewest::Limits::default()
     }
     .with_memory_arg(a.memory);
-    let dir = a.out.join(&board.name);
+    // Without --out the moves are settled and summed up, and no file is written.
+    let dir = a.out.as_ref().map(|out| out.join(&board.name));
     let t0 = Instant::now();
     let mut failed: Option<Error> = None;
     let deadline = a
@@ -42,11 +43,11 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         .map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let entries = fewest::catalogue(board, &lim, deadline, &mut |e| {
         if failed.is_none()
-            && let Err(err) = check_and_write(board, outcomes, e, &dir)
+            && let Err(err) = check_and_write(board, outcomes, e, dir.as_deref())
         {
             failed = Some(err);
         }
-        if a.verbose {
+        if a.display.verbose {
             let line = entry_line(board, e);
             match &bar {
                 Some(pb) => pb.println(line),
@@ -62,10 +63,12 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         return Err(e);
     }
     let seconds = t0.elapsed().as_secs_f64();
-    crate::files::write_atomic(
-        &a.out.join(format!("{}-moves.csv", board.name)),
-        moves_csv(&entries).as_bytes(),
-    )?;
+    if let Some(out) = &a.out {
+        crate::files::write_atomic(
+            &out.join(format!("{}-moves.csv", board.name)),
+            moves_csv(&entries).as_bytes(),
+        )?;
+    }
     let lengths: Vec<u32> = entries.iter().filter_map(|e| e.solved.min_moves).collect();
     let left = |st: Status| entries.iter().filter(|e| e.status == st).count();
     let mut not_searched = format!(
@@ -148,7 +151,7 @@ fn check_and_write(
     board: &PegBoard,
     outcomes: &[Outcome],
     e: &fewest::Entry,
-    dir: &std::path::Path,
+    dir: Option<&std::path::Path>,
 ) -> Result<(), Error> {
     let (v, f) = (e.vacancy, e.finish);
     if e.status != Status::Searched {
@@ -173,6 +176,11 @@ fn check_and_write(
         if Some(r.moves as u32) != e.solved.min_moves {
             return Err(format!("internal error: {stem}: the play's move count differs").into());
         }
+    }
+    let Some(dir) = dir else {
+        return Ok(());
+    };
+    if let Some(play) = &e.solved.play {
         std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
         crate::files::write_atomic(
             &dir.join(format!("{stem}-moves-play.csv")),

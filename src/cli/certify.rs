@@ -12,18 +12,21 @@ use crate::proof::check::{self, Options};
 use crate::proof::farkas::{self, Tree};
 use crate::proof::format::{CaseOutcome, Evidence, IpProof, Proof};
 use clap::Args;
+use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
 const CERTIFY_HELP: &str = "Examples:
   solarmy certify results/proofs/hexagonal-7.json.gz
-  solarmy certify --nodes 50000 --seconds 600 --out h7.json.gz results/proofs/hexagonal-7.json.gz
-  solarmy certify --nodes 2000 --seconds 60 --split-above 100 results/proofs/hexagonal-7.json.gz
-  solarmy certify --seconds 1 --split-above 0.001 --split-depth 2 --split-seconds 600 h7.json.gz
+  solarmy certify --nodes 50000 --program-time-limit 600 --out upgraded results/proofs/hexagonal-7.json.gz
+  solarmy certify --nodes 2000 --program-time-limit 60 --split-above 100 results/proofs/hexagonal-7.json.gz
+  solarmy certify --program-time-limit 1 --split-above 0.001 --split-depth 2 --split-seconds 600 h7.json.gz
+  solarmy certify --time-limit 3600 --json results/proofs/hexagonal-7.json.gz
 
-One line per program without a certificate goes to stderr: nodes visited, the tree's size and
-the seconds spent. The proof is checked in full (programs still without a certificate are
-re-solved by HiGHS) before it is written.
+One line per program without a certificate goes to stderr (none with -q): nodes visited, the
+tree's size and the seconds spent. The proof is checked in full (programs still without a
+certificate are re-solved by HiGHS) before it is written. Past --time-limit no further program
+is started (and the running ones get no more than the time left): they stay without.
 
 Exit codes: 0 every program now has a certificate, 1 failure (an unreadable proof, a failed
 check, a file that cannot be written), 2 bad command line, 3 some programs are still without
@@ -37,28 +40,38 @@ pub struct CertifyArgs {
     /// Branch-and-bound nodes per program
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// Seconds per program (0 < SECS <= 1e9)
-    #[arg(long, value_name = "SECS", default_value_t = 1800.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
-    pub seconds: f64,
-    /// Write the upgraded proof here instead of replacing PROOF
-    #[arg(long, value_name = "FILE")]
+    /// Seconds per program (0 < SECONDS <= 1e9; also spelled --seconds, its older name)
+    #[arg(long, alias = "seconds", value_name = "SECONDS", default_value_t = 1800.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    pub program_time_limit: f64,
+    /// Seconds for the whole command (0 < SECONDS <= 1e9): no program is started past them,
+    /// and what was certified by then is checked and written (exit 3)
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Write the upgraded proof into DIR, under PROOF's file name, instead of replacing PROOF
+    /// (a DIR that is no directory and does not end in / is the file to write, as before)
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Where no tree is found for a program the search's solver spent at least SECS on,
+    /// One JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+    /// Where no tree is found for a program the search's solver spent at least SECONDS on,
     /// split it on where its farthest man stands: each child gets a certificate, is split
     /// again (to --split-depth), or is left to the checker's solvers, which re-solve the
     /// children (in parallel) instead of the whole program, and so does CBC when asked
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub split_above: Option<f64>,
     /// Splits within a split: 1 splits the program only, 2 its children too, …
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
     pub split_depth: u64,
     /// Seconds for one program's split, after its tree: past them, children without an
-    /// LP certificate are left to the solvers (0 < SECS <= 1e9)
-    #[arg(long, value_name = "SECS", default_value_t = 3600.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    /// LP certificate are left to the solvers (0 < SECONDS <= 1e9)
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub split_seconds: f64,
     /// Programs certified at once, each on one core (default: the number of cores)
     #[arg(long, value_name = "N", default_value_t = crate::cli::args::default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
+    #[command(flatten)]
+    pub display: crate::cli::args::Display,
 }
 
 /// Every integer program of a proof, with a label naming where it stands.
@@ -82,7 +95,12 @@ fn programs(proof: &mut Proof) -> Vec<(String, &mut IpProof)> {
 }
 
 /// A certificate for one program: plain Farkas multipliers, else a tree within the budget.
-fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Result<String, Error> {
+fn certify_one(
+    army: Army,
+    level: i32,
+    ip: &mut IpProof,
+    (a, deadline): (&CertifyArgs, Option<Instant>),
+) -> Result<String, Error> {
     let sys = evidence::system(army, level, &ip.def)?;
     let t = Instant::now();
     if let Some(cert) = certify::farkas(&sys) {
@@ -92,7 +110,11 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
             t.elapsed().as_secs_f64()
         ));
     }
-    let left = (a.seconds - t.elapsed().as_secs_f64()).max(0.01);
+    let mut budget = a.program_time_limit;
+    if let Some(d) = deadline {
+        budget = budget.min(d.saturating_duration_since(t).as_secs_f64());
+    }
+    let left = (budget - t.elapsed().as_secs_f64()).max(0.01);
     let (tree, nodes) = certify::tree_with_stats(&sys, a.nodes as usize, Some(left));
     let s = t.elapsed().as_secs_f64();
     Ok(match tree {
@@ -105,11 +127,10 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
             msg
         }
         None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => {
+            let split_end = Instant::now() + std::time::Duration::from_secs_f64(a.split_seconds);
             let budget = certify::Budget {
                 depth: a.split_depth as usize,
-                deadline: Some(
-                    Instant::now() + std::time::Duration::from_secs_f64(a.split_seconds),
-                ),
+                deadline: Some(deadline.map_or(split_end, |d| d.min(split_end))),
             };
             match evidence::split(army, level, &ip.def, &sys, budget)? {
                 Some((tree, left)) => {
@@ -128,13 +149,13 @@ fn certify_one(army: Army, level: i32, ip: &mut IpProof, a: &CertifyArgs) -> Res
     })
 }
 
-/// Certifies every program of `proof` without a certificate, `a.jobs` at once; counts the
-/// programs now fully certified, those split with leaves left to the solvers, and those
-/// still resting on the solvers (split or not).
+/// Certifies every program of `proof` without a certificate, `a.jobs` at once, none started
+/// past `deadline`; counts the programs now fully certified, those split with leaves left to
+/// the solvers, and those still resting on the solvers (split, not, or not tried).
 fn certify_all(
     army: Army,
     proof: &mut Proof,
-    a: &CertifyArgs,
+    (a, deadline): (&CertifyArgs, Option<Instant>),
 ) -> Result<(usize, usize, usize), Error> {
     let level = proof.level;
     let name = a.proof.display().to_string();
@@ -144,20 +165,25 @@ fn certify_all(
             .filter(|(_, ip)| ip.certificate.is_none()),
     );
     let counts = std::sync::Mutex::new(Ok((0, 0, 0)));
+    let past = || deadline.is_some_and(|d| Instant::now() >= d);
     std::thread::scope(|s| {
         for _ in 0..a.jobs {
             s.spawn(|| {
                 loop {
+                    if past() {
+                        return;
+                    }
                     let Some((label, ip)) = work.lock().unwrap().next() else {
                         return;
                     };
-                    let msg = certify_one(army, level, ip, a);
+                    let msg = certify_one(army, level, ip, (a, deadline));
                     let mut counts = counts.lock().unwrap();
                     let Ok((found, split, left)) = counts.as_mut() else {
                         return;
                     };
                     match msg {
-                        Ok(msg) => eprintln!("{name}: {label}: {msg}"),
+                        Ok(msg) if !a.display.quiet => eprintln!("{name}: {label}: {msg}"),
+                        Ok(_) => {}
                         Err(e) => return *counts = Err(e),
                     }
                     match &ip.certificate {
@@ -169,26 +195,61 @@ fn certify_all(
             });
         }
     });
-    counts.into_inner().unwrap()
+    let untried = work.into_inner().unwrap().count();
+    counts
+        .into_inner()
+        .unwrap()
+        .map(|(found, split, left)| (found, split, left + untried))
+}
+
+/// Where the upgraded proof goes: PROOF itself, DIR/<PROOF's name> for `--out DIR`, or the
+/// file `--out` names when it is no directory (the older meaning of `--out`).
+fn destination(a: &CertifyArgs) -> PathBuf {
+    let Some(out) = &a.out else {
+        return a.proof.clone();
+    };
+    let as_dir = out.is_dir() || out.as_os_str().to_string_lossy().ends_with('/');
+    match (as_dir, a.proof.file_name()) {
+        (true, Some(name)) => out.join(name),
+        _ => out.clone(),
+    }
 }
 
 pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
+    let t0 = Instant::now();
+    let deadline = a
+        .time_limit
+        .map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let mut proof = Proof::read(&a.proof)?;
+    let out = destination(a);
     // Before the certificate search, which can take hours: never end with it unwritable.
-    crate::cli::args::check_parent_writable(Some(a.out.as_ref().unwrap_or(&a.proof)))?;
+    crate::cli::args::check_parent_writable(Some(&out))?;
     let army: Result<Army, String> = match &proof.model {
         Some(text) => Army::parse(text),
         None => proof.army.parse(),
     };
     let army = army.map_err(|e| Error::failure(format!("{}: {e}", a.proof.display())))?;
-    let (found, split, left) = certify_all(army, &mut proof, a)?;
+    let (found, split, left) = certify_all(army, &mut proof, (a, deadline))?;
+    let code = if left > 0 { 3 } else { 0 };
+    let report = |status: &str, line: String, summary: Option<&check::Summary>| {
+        if !a.json {
+            return emitln(&line);
+        }
+        let fields = json!({"file": out, "found": found, "split": split, "left": left,
+            "ips": summary.map(|s| s.ips), "certified": summary.map(|s| s.certified)});
+        let problem = crate::cli::envelope::of_proof(&proof, summary);
+        let seconds = t0.elapsed().as_secs_f64();
+        let doc = crate::cli::envelope::wrapped(fields, problem, status, seconds);
+        emitln(&doc.to_string())
+    };
     if found + split == 0 && a.out.is_none() {
         // Nothing to write: the file stays as it was, and its check with it.
-        emitln(&format!(
+        let line = format!(
             "{}: no certificate found, {left} programs still without; file unchanged",
             a.proof.display()
-        ))?;
-        return Ok(if left > 0 { 3 } else { 0 });
+        );
+        report("unchanged", line, None)?;
+        return Ok(code);
     }
     let summary = check::check(&proof, &Options::default()).map_err(|e| {
         Error::failure(format!(
@@ -196,13 +257,14 @@ pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
             a.proof.display()
         ))
     })?;
-    let out = a.out.as_ref().unwrap_or(&a.proof);
-    crate::files::write_atomic(out, &proof.to_bytes(out)?)?;
-    emitln(&format!(
+    crate::files::write_atomic(&out, &proof.to_bytes(&out)?)?;
+    let line = format!(
         "{}: {found} certificates found, {split} programs split (some children left to the solvers), {left} programs still without a full certificate; {} of {} programs certified",
         out.display(),
         summary.certified,
         summary.ips
-    ))?;
-    Ok(if left > 0 { 3 } else { 0 })
+    );
+    let status = if left > 0 { "incomplete" } else { "certified" };
+    report(status, line, Some(&summary))?;
+    Ok(code)
 }

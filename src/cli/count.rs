@@ -26,8 +26,9 @@ pub struct CountArgs {
     /// Men start at distance >= level from the target (0,0) (rows y >= level for the five armies)
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
-    /// Stop after this many seconds; the count is then reported as a lower bound
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    /// Stop after this many seconds (0 < SECONDS <= 1e9); the count is then reported as a
+    /// lower bound
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub time_limit: Option<f64>,
     /// Cases of a split round solved at once while proving the minimum, each HiGHS on its own
     /// thread (default: the cores)
@@ -37,13 +38,15 @@ pub struct CountArgs {
     #[arg(long)]
     pub json: bool,
     /// Write every army and its play (CSV) and a contact sheet (SVG) here
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Write the count's proof here (.json, or .json.gz), for `solarmy check`: the minimum's
     /// proof, every army with its play, and the final program of each last jump with every
     /// cut. Written only for a complete count
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: crate::cli::args::Display,
 }
 
 pub fn run(a: &CountArgs) -> Result<u8, Error> {
@@ -79,7 +82,7 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
 }
 
 pub fn to_json(out: &CountOutcome) -> serde_json::Value {
-    json!({
+    let fields = json!({
         "army": out.army.name(),
         "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
@@ -92,7 +95,19 @@ pub fn to_json(out: &CountOutcome) -> serde_json::Value {
         "reason": out.reason,
         "seconds": out.seconds,
         "armies": out.armies,
-    })
+    });
+    let problem = crate::cli::envelope::army(out.army, out.level);
+    crate::cli::envelope::wrapped(fields, problem, status(out), out.seconds)
+}
+
+/// complete (every minimum army counted), impossible (no army reaches the level) or
+/// incomplete (the count is a lower bound).
+fn status(out: &CountOutcome) -> &'static str {
+    match (out.complete, out.min_size) {
+        (true, None) => "impossible",
+        (true, Some(_)) => "complete",
+        (false, _) => "incomplete",
+    }
 }
 
 /// "the mirror" for the five armies (their one symmetry besides the identity), else the count.

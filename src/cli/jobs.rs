@@ -178,7 +178,7 @@ pub fn emit(
     // A job enumerates the round again: with the cap it was emitted with.
     let mut options = format!(" -q --max-cases {max_cases}");
     if let Some(t) = time_limit {
-        options += &format!(" --time-limit {t}");
+        options += &format!(" --case-time-limit {t}");
     }
     if cbc {
         options += " --cbc";

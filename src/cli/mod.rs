@@ -2,9 +2,11 @@
 //!
 //! Input is checked once, in [`args`], so every command rejects an unknown army or a level below 1
 //! with one line, before any work starts. Errors carry their exit code ([`Error`]): 2 for a
-//! bad command line, 1 for any other failure. Inside this folder the order is: [`args`], then
-//! [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`], [`moves_board`], [`moves`],
-//! [`certify`], [`count`], [`jobs`], [`pagoda`], and this file on top.
+//! bad command line, 1 for any other failure. Every command's JSON carries the envelope of
+//! [`envelope`] (docs/json-schema.json). Inside this folder the order is: [`help`], [`args`]
+//! and [`envelope`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
+//! [`verify`], [`moves_board`], [`moves`], [`certify`], [`check`], [`count`], [`jobs`],
+//! [`cases`], [`bounds`], [`pagoda`], and this file on top.
 
 // The doc comments of the argument types are clap's help texts, printed as written:
 // their <placeholders> are for the terminal, not HTML.
@@ -23,9 +25,14 @@ macro_rules! outln {
 
 pub mod args;
 pub mod board;
+pub mod bounds;
+pub mod cases;
 pub mod catalog_moves;
 pub mod certify;
+pub mod check;
 pub mod count;
+pub mod envelope;
+pub mod help;
 pub mod jobs;
 pub mod moves;
 pub mod moves_args;
@@ -33,163 +40,28 @@ pub mod moves_board;
 pub mod moves_levels;
 pub mod moves_state;
 pub mod pagoda;
+pub mod verify;
 
 use crate::problem::Army;
 use crate::problem::geometry::Cell;
-use crate::proof::verify;
-use crate::report::bounds;
 use crate::report::export;
 use crate::report::render;
 use crate::search::find::{self, FindReport};
 use crate::search::minimum::{self, Outcome, Request, Status};
-use crate::weight::golden::Golden;
 use crate::weight::pagoda::Pagoda;
 pub use args::*;
+pub use bounds::bounds;
+pub use cases::cases;
+pub use check::{check, proven_word};
+pub use help::{COMPLETIONS_HELP, EXIT_CODES, MANPAGE_HELP};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// Re-verifies proof files; exit 0 only if every step of every file holds.
-pub fn check(a: &CheckArgs) -> Result<u8, Error> {
-    check_cbc(a.cbc)?;
-    let opts = crate::proof::check::Options {
-        certificates_only: a.certificates_only,
-        time_limit: a.time_limit,
-        jobs: a.jobs as usize,
-        cbc: a.cbc,
-        // CBC in a process per call: libcbc's globals make parallel calls in one process
-        // unsafe, and a crash then costs one verdict, not the check.
-        cbc_process: match a.cbc {
-            true => Some(std::env::current_exe().map_err(|e| {
-                Error::failure(format!("cannot find this executable to run CBC in: {e}"))
-            })?),
-            false => None,
-        },
-        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        expected: a.expected()?,
-        cbc_record: match &a.cbc_record {
-            Some(p) => Some(std::sync::Arc::new(
-                crate::proof::check::Record::open(p)
-                    .map_err(|e| Error::failure(format!("{}: {e}", p.display())))?,
-            )),
-            None => None,
-        },
-    };
-    if let Some(dir) = &a.vipr {
-        check_writable(dir)?;
-    }
-    let mut failed = 0;
-    for path in &a.files {
-        // A read error names the file itself; a failing step does not.
-        let (mut result, names_file, proof) = match crate::proof::format::Proof::read(path) {
-            Err(e) => (Err(e.to_string()), true, None),
-            Ok(p) => (
-                crate::proof::check::check(&p, &opts).map_err(|e| e.to_string()),
-                false,
-                Some(p),
-            ),
-        };
-        let mut vipr = None;
-        if let (Some(dir), Ok(s), Some(p)) = (&a.vipr, &result, &proof) {
-            let stem = crate::proof::vipr::stem(path);
-            match crate::proof::vipr::export(p, s, dir, &stem) {
-                Ok(v) => vipr = Some(v),
-                Err(e) => result = Err(format!("VIPR export: {e}")),
-            }
-        }
-        match (&result, a.json) {
-            (Ok(s), true) => {
-                let mut line = json!({"file": path, "ok": true, "summary": s});
-                if let Some(v) = &vipr {
-                    line["vipr"] = json!(v);
-                }
-                emitln(&line.to_string())?
-            }
-            (Err(e), true) => emitln(&json!({"file": path, "ok": false, "error": e}).to_string())?,
-            (Ok(s), false) => {
-                emitln(&check_line(path, s))?;
-                if let (Some(v), Some(dir)) = (&vipr, &a.vipr) {
-                    emitln(&format!("{}: {}", path.display(), v.describe(dir)))?;
-                }
-            }
-            (Err(e), false) if names_file => eprintln!("solarmy: {e}"),
-            (Err(e), false) => eprintln!("solarmy: {}: {e}", path.display()),
-        }
-        failed += result.is_err() as usize;
-    }
-    Ok(if failed > 0 { 1 } else { 0 })
-}
-
-/// One file's summary for people: what was proven, on what, and what CBC said.
-fn check_line(path: &Path, s: &crate::proof::check::Summary) -> String {
-    let cbc = s.cbc.as_ref().map_or(String::new(), |c| {
-        let open = c
-            .cbc_no_verdict_at
-            .iter()
-            .map(|a| format!("; no verdict at {a}"));
-        format!(
-            "; CBC confirmed {} of {} ({} no verdict), {:.2} s, slowest {:.2} s{}",
-            c.cbc_confirmed,
-            s.ips,
-            c.cbc_no_verdict,
-            c.cbc_seconds,
-            c.cbc_max_seconds,
-            open.collect::<String>()
-        )
-    });
-    // A board problem has no level, rounds or cases: its claim names the vacancy and finish.
-    let (what, split) = if s.board {
-        (format!("{} {}", s.army, s.claim), String::new())
-    } else {
-        let split = format!(
-            "{}, {}, ",
-            plural(s.rounds, "round"),
-            plural(s.cases, "case")
-        );
-        (format!("{} {}: {}", s.army, s.level, s.claim), split)
-    };
-    let problem = format!(
-        "problem {}{}",
-        crate::problem::fingerprint::short(&s.fingerprint),
-        if s.fingerprint_recorded {
-            ""
-        } else {
-            ", not recorded in the proof"
-        }
-    );
-    format!(
-        "{}: {what} {} ({problem}): {} steps, {split}{}, {:.2} s{cbc}",
-        path.display(),
-        proven_word(s),
-        s.steps,
-        programs_phrase(s.ips, s.certified),
-        s.seconds
-    )
-}
+pub use verify::verify;
 
 /// "1 round", "3 rounds".
 pub fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
-}
-
-/// "proven", or what part of it rests on a floating-point solver's word.
-pub fn proven_word(s: &crate::proof::check::Summary) -> String {
-    match s.solver_only {
-        0 => "proven".into(),
-        n => format!(
-            "proven, {n} of {} integer programs resting on HiGHS (no exact certificate)",
-            s.ips
-        ),
-    }
-}
-
-/// "3 integer programs (exact: 3/3)", with the plural right.
-fn programs_phrase(ips: usize, certified: usize) -> String {
-    match ips {
-        0 => "no integer program".into(),
-        1 => format!("1 integer program (exact: {certified}/1)"),
-        n => format!("{n} integer programs (exact: {certified}/{n})"),
-    }
 }
 
 pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
@@ -321,6 +193,31 @@ pub fn write_outputs(dir: &Path, out: &Outcome) -> Result<(PathBuf, PathBuf), St
     write_outputs_as(dir, &format!("{}-{}", out.army, out.level), out, true)
 }
 
+/// Writes DIR/<stem>-army.svg and -play.svg (shaded under the improved function of the
+/// play's last jump), and for a plane army the step-by-step viewer DIR/<stem>.html.
+pub fn write_pictures(
+    dir: &Path,
+    stem: &str,
+    (army, level, moves): (Army, i32, usize),
+    (men, play): (&[Cell], &[crate::proof::verify::Step]),
+    caption: &str,
+) -> Result<(), String> {
+    let lattice = army.lattice();
+    let last = play.last().map_or(lattice.directions[0], |s| s.over);
+    let pagoda = Pagoda::improved(&lattice, last);
+    let svg = render::army_svg(&lattice, &pagoda, level, men, play, caption);
+    crate::files::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())?;
+    // The step-by-step viewer draws the plane; a 3-D play is drawn layer by layer instead.
+    if lattice.dimension() == 2 {
+        let html = crate::report::viewer::html(army, level, men, play, caption);
+        crate::files::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
+    }
+    let caption = format!("{caption}, {} jumps in {moves} moves", play.len());
+    let svg = render::play_svg(&lattice, &pagoda, level, men, play, &caption);
+    crate::files::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())?;
+    Ok(())
+}
+
 /// Writes the army and play as CSV and SVG, DIR/<stem>-army.csv|svg and -play.csv|svg; returns
 /// the CSV paths. `minimum` marks the caption. A failure names the file; no partial file is
 /// left (each is written to a temporary file and renamed into place).
@@ -339,8 +236,6 @@ pub fn write_outputs_as(
         &play,
         export::play_csv(&out.play, out.army.problem().spec.dimension).as_bytes(),
     )?;
-    let lattice = out.army.lattice();
-    let pagoda = Pagoda::improved(&lattice, out.last_jump.unwrap_or(lattice.directions[0]));
     let caption = format!(
         "{} army, level {}: {} men{}",
         out.army,
@@ -352,31 +247,8 @@ pub fn write_outputs_as(
             ""
         }
     );
-    let svg = render::army_svg(
-        &lattice,
-        &pagoda,
-        out.level,
-        &out.army_cells,
-        &out.play,
-        &caption,
-    );
-    crate::files::write_atomic(&dir.join(format!("{stem}-army.svg")), svg.as_bytes())?;
-    // The step-by-step viewer draws the plane; a 3-D play is drawn layer by layer instead.
-    if lattice.dimension() == 2 {
-        let html =
-            crate::report::viewer::html(out.army, out.level, &out.army_cells, &out.play, &caption);
-        crate::files::write_atomic(&dir.join(format!("{stem}.html")), html.as_bytes())?;
-    }
-    let caption = format!("{caption}, {} jumps in {} moves", out.play.len(), out.moves);
-    let svg = render::play_svg(
-        &lattice,
-        &pagoda,
-        out.level,
-        &out.army_cells,
-        &out.play,
-        &caption,
-    );
-    crate::files::write_atomic(&dir.join(format!("{stem}-play.svg")), svg.as_bytes())?;
+    let pictured = (out.army, out.level, out.moves);
+    write_pictures(dir, stem, pictured, (&out.army_cells, &out.play), &caption)?;
     Ok((army, play))
 }
 
@@ -409,7 +281,16 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
         "army_csv": files.map(|f| f.0.display().to_string()),
         "play_csv": files.map(|f| f.1.display().to_string()),
         "rounds": out.rounds,
+        // The verified army and its play, inline.
+        "army_cells": out.verified.then_some(&out.army_cells),
+        "play": out.verified.then_some(&out.play),
     });
+    envelope::wrap(
+        &mut v,
+        envelope::army(out.army, out.level),
+        out.status.as_str(),
+        out.seconds,
+    );
     if out.status == Status::Impossible {
         // No board was built: an impossible level reports none.
         for key in ["board_proven", "stable", "cells", "jumps"] {
@@ -482,404 +363,6 @@ fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> 
         out.seconds
     );
     emit(&s)
-}
-
-pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
-    if a.finish.is_some() || crate::cli::args::is_board(&a.problem) {
-        return crate::cli::board::verify(a);
-    }
-    let army = a.problem.army()?;
-    let level = parse_level(a.level.as_deref().unwrap_or_default())?;
-    let dash = Path::new("-");
-    if a.army_csv == dash && a.play_csv == dash {
-        return Err(Error::usage(
-            "standard input ('-') can stand for ARMY_CSV or PLAY_CSV, not both",
-        ));
-    }
-    let dimension = army.problem().spec.dimension;
-    let men = export::read_army_in(&a.army_csv, dimension)?;
-    let play = export::read_play_in(&a.play_csv, dimension)?;
-    let r = verify::replay(&army.lattice(), level, &men, &play)?;
-    let target = if dimension == 3 { "(0,0,0)" } else { "(0,0)" };
-    emitln(&format!(
-        "legal: {} men, {} jumps, {} moves, {} men left, target {target} reached at level {level}",
-        r.men, r.jumps, r.moves, r.men_left
-    ))?;
-    Ok(0)
-}
-
-pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
-    let armies = match (&a.army, &a.model) {
-        (Some(s), _) => vec![parse_army(s)?],
-        (None, Some(path)) => vec![Army::read(path).map_err(Error::usage)?],
-        (None, None) => Army::all().to_vec(),
-    };
-    let computed = match &a.results {
-        None => Vec::new(),
-        Some(dir) => {
-            if !dir.is_dir() {
-                return Err(Error::usage(format!(
-                    "--results {}: no such directory",
-                    dir.display()
-                )));
-            }
-            let file = dir.join("min-sizes.csv");
-            if !file.is_file() {
-                return Err(Error::usage(format!(
-                    "--results {}: holds no min-sizes.csv",
-                    dir.display()
-                )));
-            }
-            export::read_min_sizes(&file)?
-        }
-    };
-    let mut all: Vec<_> = armies.into_iter().map(bounds::army_bounds).collect();
-    for b in &mut all {
-        for l in &mut b.levels {
-            if let Some(r) = computed
-                .iter()
-                .find(|r| r.army == b.army.name() && r.level == l.level)
-            {
-                l.computed = Some(r.clone());
-            }
-        }
-    }
-    if a.json {
-        emitln(&json!({ "armies": all }).to_string())?;
-        return Ok(0);
-    }
-    let mut s = String::new();
-    let show = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
-    for b in &all {
-        // The standard function's limit: an upper bound on the highest reachable level
-        // (a desert's improved functions rule out more, and 3-D's top is open).
-        s += &format!(
-            "{} army: pagoda limit level {} (the standard pagoda function rules out every level above it)\n",
-            b.army, b.max_level
-        );
-        if a.results.is_some() {
-            s += "  level  pagoda bound  IP bound  best army  status      slack of the heaviest army\n";
-        } else {
-            s += "  level  pagoda bound  slack of the heaviest army\n";
-        }
-        for l in &b.levels {
-            let slack = format!("{} = {} ≈ {:.3e}", l.slack_sigma, l.slack, l.slack_value);
-            if a.results.is_none() {
-                s += &format!("  {:>5}  {:>12}  {slack}\n", l.level, l.lower_bound);
-                continue;
-            }
-            let (ip, best, status) = match &l.computed {
-                Some(r) => (show(r.lower_bound), show(r.min_size), r.status.clone()),
-                None => ("-".into(), "-".into(), "-".into()),
-            };
-            s += &format!(
-                "  {:>5}  {:>12}  {:>8}  {:>9}  {:<10}  {slack}\n",
-                l.level, l.lower_bound, ip, best, status
-            );
-        }
-    }
-    emit(&s)?;
-    Ok(0)
-}
-
-/// The start cells the pagoda window holds, up to the exponent the case enumeration may
-/// enter, for the last jump d: more men than this cannot be split into cases.
-fn window_capacity(pagoda: &Pagoda, level: i32) -> (u64, i32) {
-    let profile = pagoda.start_profile(level);
-    let cap = pagoda.trusted_exponent() - 8;
-    ((0..=cap).map(|e| profile.count(e)).sum(), cap)
-}
-
-/// Last jumps ruled out by weight (with the heaviest weight), and why the enumeration stopped.
-type Screened = (
-    Vec<(crate::problem::geometry::Cell, Golden)>,
-    Option<String>,
-);
-
-/// What `cases` checks before it builds the sweep: that the pagoda window holds `size` men
-/// (else a usage error), which last jumps no army of `size` men is heavy enough for (with
-/// the heaviest army's weight), and whether the enumeration of the others stops at its
-/// case cap or node budget (why, in one line). The enumeration is bounded in memory by
-/// `max_cases`, so a size far above the minimum stops here rather than in the sweep.
-fn screen(army: Army, level: i32, size: u64, max_cases: usize) -> Result<Screened, Error> {
-    let lattice = army.lattice();
-    let mut light = Vec::new();
-    for d in lattice.last_jump_directions() {
-        let pagoda = Pagoda::improved(&lattice, d);
-        let (room, top) = window_capacity(&pagoda, level);
-        if size > room {
-            return Err(Error::usage(format!(
-                "--size {size}: more men than the start cells up to exponent {top} hold ({room}), the most solarmy's pagoda window can split into cases"
-            )));
-        }
-        let profile = pagoda.start_profile(level);
-        let (_, heaviest) = profile.heaviest(size);
-        if heaviest < Golden::ONE {
-            light.push((d, heaviest));
-            continue;
-        }
-        let all = crate::reduce::cases::enumerate_capped(
-            &profile,
-            size,
-            Golden::ONE,
-            &[1, 2],
-            top,
-            crate::reduce::cases::BUDGET,
-            max_cases,
-            crate::weight::pagoda::sharper_profile(army, d, level).as_ref(),
-        );
-        let why = match all.stopped {
-            Some(crate::reduce::cases::Stop::Cases) => format!("{max_cases} cases (--max-cases)"),
-            Some(crate::reduce::cases::Stop::Nodes) => {
-                format!("{} nodes (its node budget)", crate::reduce::cases::BUDGET)
-            }
-            None => continue,
-        };
-        return Ok((
-            light,
-            Some(format!(
-                "the enumeration stopped at {why} for the last jump over {d:?}: armies of {size} men, far above the minimum, have too many profiles to list"
-            )),
-        ));
-    }
-    Ok((light, None))
-}
-
-/// The problem, level and size of a `cases` call: from the command line, or from the
-/// manifest of the jobs being merged.
-fn cases_problem(
-    a: &CasesArgs,
-    manifest: Option<&crate::cli::jobs::Manifest>,
-) -> Result<(ProblemArg, i32, u64), Error> {
-    Ok(match manifest {
-        Some(m) => (m.problem.arg(), m.problem.level, m.problem.men),
-        None => (
-            ProblemArg {
-                army: a.army.clone(),
-                model: a.model.clone(),
-            },
-            parse_level(a.level.as_deref().unwrap_or_default())?,
-            a.size.unwrap_or_default(),
-        ),
-    })
-}
-
-/// The last jumps ruled out by weight alone, as JSON entries and as lines of text.
-fn light_report(
-    army: Army,
-    level: i32,
-    size: u64,
-    light: &[(crate::problem::geometry::Cell, Golden)],
-) -> (Vec<serde_json::Value>, String) {
-    let entries = light
-        .iter()
-        .map(|(d, w)| json!({"last_jump": d, "heaviest_weight": w.to_string(), "heaviest_weight_value": w.to_f64()}))
-        .collect();
-    let lines = light
-        .iter()
-        .map(|(d, w)| {
-            format!(
-                "{army} army, level {level}, {size} men, last jump over {d:?}: ruled out by weight: the heaviest {size} men weigh {w} ≈ {:.6} < 1\n",
-                w.to_f64()
-            )
-        })
-        .collect();
-    (entries, lines)
-}
-
-/// What the cheap tests say of a `cases` call before any case is listed.
-enum CasesScreen {
-    /// Answered already (impossible level, or every last jump ruled out by weight).
-    Answered(u8),
-    /// Cases to list: the last jumps ruled out by weight, as JSON and as text.
-    Cases(Vec<serde_json::Value>, String),
-}
-
-/// The impossibility test and the weight screen of every last jump, reported when they
-/// answer the call; a screen stopped by its case cap is exit 3.
-fn screen_cases(
-    a: &CasesArgs,
-    (army, level, size): (Army, i32, u64),
-    cbc: bool,
-    object: &dyn Fn(serde_json::Value) -> String,
-) -> Result<CasesScreen, Error> {
-    if let Some(reason) = crate::weight::pagoda::impossibility_reason(army, level) {
-        if a.json {
-            emitln(&object(json!({"status": "impossible", "reason": reason})))?;
-        } else {
-            emitln(&format!("impossible: {reason}"))?;
-        }
-        return Ok(CasesScreen::Answered(0));
-    }
-    check_cbc(cbc)?;
-    let (light, stopped) = screen(army, level, size, a.max_cases)?;
-    let (light_json, light_lines) = light_report(army, level, size, &light);
-    if let Some(why) = stopped {
-        if a.json {
-            emitln(&object(json!({"status": "stopped", "reason": why})))?;
-        }
-        return Err(Error {
-            code: 3,
-            message: why,
-        });
-    }
-    if light.len() == army.lattice().last_jump_directions().len() {
-        if a.json {
-            emitln(&object(
-                json!({"status": "ruled_out_by_weight", "ruled_out_by_weight": light_json}),
-            ))?;
-        } else {
-            emit(&light_lines)?;
-        }
-        return Ok(CasesScreen::Answered(0));
-    }
-    Ok(CasesScreen::Cases(light_json, light_lines))
-}
-
-pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
-    let manifest = a
-        .merge
-        .as_deref()
-        .map(crate::cli::jobs::read_manifest)
-        .transpose()?;
-    let (problem, level, size) = cases_problem(a, manifest.as_ref())?;
-    let army = problem.army()?;
-    let head = json!({"army": army.name(), "level": level, "men": size});
-    let object = |extra: serde_json::Value| {
-        let mut v = head.clone();
-        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
-            o.extend(e.clone());
-        }
-        v.to_string()
-    };
-    let cbc = manifest.as_ref().map_or(a.cbc, |m| m.cbc);
-    let (light_json, light_lines) = match screen_cases(a, (army, level, size), cbc, &object)? {
-        CasesScreen::Answered(code) => return Ok(code),
-        CasesScreen::Cases(json, lines) => (json, lines),
-    };
-    let solve_dir = a.solve.as_ref().or(a.merge.as_ref());
-    if let Some(dir) = solve_dir.or(a.emit_jobs.as_ref()) {
-        check_writable(dir)?;
-    }
-    install_interrupt_handler();
-    let mut sweep = crate::search::sweep::Sweep::new(army, level, size);
-    sweep.second_opinion = cbc;
-    sweep.jobs = a.jobs as usize;
-    if let (Some(dir), Some(job)) = (&a.run_job, a.case) {
-        return crate::cli::jobs::run(dir, &sweep, job, a.time_limit);
-    }
-    if let Some(dir) = &a.emit_jobs {
-        let problem = crate::cli::jobs::Problem::new(&problem, level, size)?;
-        return emit_jobs(dir, &sweep, problem, a);
-    }
-    let missing = match (&manifest, &a.merge) {
-        (Some(m), Some(dir)) => crate::cli::jobs::seed(dir, m, &mut sweep)?,
-        _ => Vec::new(),
-    };
-    let complete = sweep.families.iter().all(|f| f.complete);
-    let fields = json!({
-        "status": "cases",
-        "ruled_out_by_weight": light_json,
-        "enumeration_complete": complete,
-        "families": sweep.families,
-        "solved": solve_dir.is_some(),
-    });
-    if !a.json {
-        emit(&light_lines)?;
-        emit(&sweep.table())?;
-    }
-    if !complete {
-        eprintln!(
-            "solarmy: the enumeration was cut at its exponent cap: the cases are not proven to cover every army of {size} men"
-        );
-    }
-    let Some(dir) = solve_dir else {
-        if a.json {
-            emitln(&object(fields))?;
-        }
-        return Ok(0);
-    };
-    let merged = manifest.as_ref().zip(a.merge.as_deref());
-    let after = || {
-        if let Some((m, dir)) = merged {
-            crate::cli::jobs::report_missing(dir, m, &missing);
-        }
-    };
-    solve_cases(a, &mut sweep, dir, fields, (&object, &after))
-}
-
-/// Solves the sweep's cases into `dir` (or completes a merge; `after` then names the jobs
-/// without a result) and reports: JSON with the counts and the army's files, or the
-/// summary; the army's CSV files when one is found.
-fn solve_cases(
-    a: &CasesArgs,
-    sweep: &mut crate::search::sweep::Sweep,
-    dir: &Path,
-    mut fields: serde_json::Value,
-    (object, after): (&dyn Fn(serde_json::Value) -> String, &dyn Fn()),
-) -> Result<u8, Error> {
-    sweep.verbose = a.display.verbose;
-    let report = sweep.solve(dir, a.time_limit, a.display.progress())?;
-    after();
-    let stem = format!("{}-{}-{}men", sweep.army, sweep.level, sweep.men);
-    let files = report.found.as_ref().map(|_| output_paths(dir, &stem));
-    if let Some(o) = fields.as_object_mut() {
-        if let Ok(serde_json::Value::Object(r)) = serde_json::to_value(&report) {
-            o.extend(r);
-        }
-        for (name, n) in report.counts() {
-            o.insert(name.into(), json!(n));
-        }
-        o.insert(
-            "army_csv".into(),
-            json!(files.as_ref().map(|f| f.0.display().to_string())),
-        );
-        o.insert(
-            "play_csv".into(),
-            json!(files.as_ref().map(|f| f.1.display().to_string())),
-        );
-    }
-    let shown = if a.json {
-        emitln(&object(fields))
-    } else {
-        emitln(&report.summary())
-    };
-    if let Some(found) = &report.found {
-        write_outputs_as(dir, &stem, found, false)?;
-        if let (false, Ok(()), Some(f)) = (a.json, &shown, &files) {
-            emitln(&format!("wrote {} and {}", f.0.display(), f.1.display()))?;
-        }
-    }
-    shown?;
-    Ok(if report.complete { 0 } else { 3 })
-}
-
-/// `cases --emit-jobs DIR`: the sweep written down as jobs, and what to do with them.
-fn emit_jobs(
-    dir: &Path,
-    sweep: &crate::search::sweep::Sweep,
-    problem: crate::cli::jobs::Problem,
-    a: &CasesArgs,
-) -> Result<u8, Error> {
-    let (jobs, cases) =
-        crate::cli::jobs::emit(dir, sweep, problem, a.time_limit, a.cbc, a.max_cases)?;
-    let d = dir.display();
-    if a.json {
-        emitln(
-            &json!({"army": sweep.army.name(), "level": sweep.level, "men": sweep.men,
-            "status": "jobs", "jobs": jobs, "cases": cases, "dir": d.to_string()})
-            .to_string(),
-        )?;
-    } else {
-        emitln(&format!(
-            "{jobs} jobs ({cases} cases to solve) in {d}/jobs.txt and {d}/slurm.sh; run them with
-  parallel --joblog {d}/joblog --resume < {d}/jobs.txt
-or
-  sbatch --wait {d}/slurm.sh
-then: solarmy cases --merge {d}"
-        ))?;
-    }
-    Ok(0)
 }
 
 /// `solarmy completions SHELL`: the completion script on stdout.

@@ -33,7 +33,7 @@ pub struct PagodaArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub level: String,
     /// The window reaches this far beyond the level (0 to 14)
-    #[arg(long, default_value_t = lp_pagoda::DEFAULT_MARGIN, value_parser = clap::value_parser!(i32).range(0..=14))]
+    #[arg(long, value_name = "N", default_value_t = lp_pagoda::DEFAULT_MARGIN, value_parser = clap::value_parser!(i32).range(0..=14))]
     pub margin: i32,
     /// Army sizes searched for a lower bound, per last jump (0: none)
     #[arg(long, value_name = "N", default_value_t = 5000)]
@@ -44,6 +44,15 @@ pub struct PagodaArgs {
     /// Write the proof of an impossible level (JSON; gzip-compressed when FILE ends in .gz)
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+    /// Stop after this many seconds (0 < SECONDS <= 1e9), exit 3 with no answer (the linear
+    /// programs cannot stop part-way)
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Write the proof of an impossible level here too, as DIR/<model>-<level>-pagoda.proof.json
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub display: crate::cli::args::Display,
 }
 
 pub fn run(a: &PagodaArgs) -> Result<u8, Error> {
@@ -53,16 +62,31 @@ pub fn run(a: &PagodaArgs) -> Result<u8, Error> {
     crate::proof::lp::tail_lemma_applies(&lattice).map_err(Error::usage)?;
     lp_pagoda::radius(level, a.margin).map_err(|e| Error::usage(e.to_string()))?;
     crate::cli::args::check_parent_writable(a.proof.as_deref())?;
+    let in_out = a
+        .out
+        .as_ref()
+        .map(|dir| dir.join(format!("{}-{level}-pagoda.proof.json", army.name())));
+    crate::cli::args::check_parent_writable(in_out.as_deref())?;
+    let problem = crate::cli::envelope::army(army, level);
+    crate::cli::envelope::watchdog(a.time_limit, a.json, problem.clone());
     let t0 = std::time::Instant::now();
     let cap = (a.max_men > 0).then_some(a.max_men);
     let an = lp_pagoda::analyse(&lattice, level, a.margin, cap)?;
     let seconds = t0.elapsed().as_secs_f64();
     let shown = if a.json {
-        emitln(&json_of(army.name(), &an, seconds).to_string())
+        let mut j = json_of(army.name(), &an, seconds);
+        // The status is json_of's own: impossible or open.
+        crate::cli::envelope::wrap(&mut j, problem, "open", seconds);
+        emitln(&j.to_string())
     } else {
         emitln(&text_of(army.name(), &an, seconds))
     };
-    if let Some(path) = &a.proof {
+    // DIR gets the proof of an impossible level only; --proof FILE is told why it got none.
+    let asked = a
+        .proof
+        .iter()
+        .chain(in_out.iter().filter(|_| an.impossible()));
+    for path in asked {
         match an.claim() {
             Some(claim) => {
                 let proof = Proof {

@@ -1,0 +1,169 @@
+//! `solarmy check`: re-verifies proof files with the separate checker
+//! ([`crate::proof::check`]), one line (or one JSON object) per file, and with `--vipr DIR`
+//! writes each certified program as a VIPR file.
+
+use crate::cli::args::{CheckArgs, Error, check_cbc, check_writable, emitln};
+use crate::cli::envelope;
+use crate::cli::plural;
+use crate::proof::check::{Options, Summary};
+use crate::proof::format::Proof;
+use serde_json::json;
+use std::path::Path;
+
+/// Re-verifies proof files; exit 0 only if every step of every file holds.
+pub fn check(a: &CheckArgs) -> Result<u8, Error> {
+    check_cbc(a.cbc)?;
+    let opts = options(a)?;
+    if let Some(dir) = &a.vipr {
+        check_writable(dir)?;
+    }
+    let mut failed = 0;
+    for path in &a.files {
+        failed += !check_file(a, &opts, path)? as usize;
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// The checker's options, from the command line.
+fn options(a: &CheckArgs) -> Result<Options, Error> {
+    Ok(Options {
+        certificates_only: a.certificates_only,
+        time_limit: a.program_time_limit,
+        jobs: a.jobs as usize,
+        cbc: a.cbc,
+        // CBC in a process per call: libcbc's globals make parallel calls in one process
+        // unsafe, and a crash then costs one verdict, not the check.
+        cbc_process: match a.cbc {
+            true => Some(std::env::current_exe().map_err(|e| {
+                Error::failure(format!("cannot find this executable to run CBC in: {e}"))
+            })?),
+            false => None,
+        },
+        progress: a.display.progress(),
+        expected: a.expected()?,
+        cbc_record: match &a.cbc_record {
+            Some(p) => Some(std::sync::Arc::new(
+                crate::proof::check::Record::open(p)
+                    .map_err(|e| Error::failure(format!("{}: {e}", p.display())))?,
+            )),
+            None => None,
+        },
+    })
+}
+
+/// Checks one file and reports it; whether every step holds.
+fn check_file(a: &CheckArgs, opts: &Options, path: &Path) -> Result<bool, Error> {
+    let t0 = std::time::Instant::now();
+    // A read error names the file itself; a failing step does not.
+    let (mut result, names_file, proof) = match Proof::read(path) {
+        Err(e) => (Err(e.to_string()), true, None),
+        Ok(p) => (
+            crate::proof::check::check(&p, opts).map_err(|e| e.to_string()),
+            false,
+            Some(p),
+        ),
+    };
+    let mut vipr = None;
+    if let (Some(dir), Ok(s), Some(p)) = (&a.vipr, &result, &proof) {
+        let stem = crate::proof::vipr::stem(path);
+        match crate::proof::vipr::export(p, s, dir, &stem) {
+            Ok(v) => vipr = Some(v),
+            Err(e) => result = Err(format!("VIPR export: {e}")),
+        }
+    }
+    if a.json {
+        let problem = proof
+            .as_ref()
+            .map(|p| envelope::of_proof(p, result.as_ref().ok()));
+        let mut line = match &result {
+            Ok(s) => json!({"file": path, "ok": true, "summary": s}),
+            Err(e) => json!({"file": path, "ok": false, "error": e}),
+        };
+        if let Some(v) = &vipr {
+            line["vipr"] = json!(v);
+        }
+        let status = if result.is_ok() { "holds" } else { "fails" };
+        let seconds = t0.elapsed().as_secs_f64();
+        envelope::wrap(&mut line, problem.unwrap_or(json!(null)), status, seconds);
+        emitln(&line.to_string())?;
+        return Ok(result.is_ok());
+    }
+    match &result {
+        Ok(s) => {
+            emitln(&check_line(path, s))?;
+            if let (Some(v), Some(dir)) = (&vipr, &a.vipr) {
+                emitln(&format!("{}: {}", path.display(), v.describe(dir)))?;
+            }
+        }
+        Err(e) if names_file => eprintln!("solarmy: {e}"),
+        Err(e) => eprintln!("solarmy: {}: {e}", path.display()),
+    }
+    Ok(result.is_ok())
+}
+
+/// One file's summary for people: what was proven, on what, and what CBC said.
+fn check_line(path: &Path, s: &Summary) -> String {
+    let cbc = s.cbc.as_ref().map_or(String::new(), |c| {
+        let open = c
+            .cbc_no_verdict_at
+            .iter()
+            .map(|a| format!("; no verdict at {a}"));
+        format!(
+            "; CBC confirmed {} of {} ({} no verdict), {:.2} s, slowest {:.2} s{}",
+            c.cbc_confirmed,
+            s.ips,
+            c.cbc_no_verdict,
+            c.cbc_seconds,
+            c.cbc_max_seconds,
+            open.collect::<String>()
+        )
+    });
+    // A board problem has no level, rounds or cases: its claim names the vacancy and finish.
+    let (what, split) = if s.board {
+        (format!("{} {}", s.army, s.claim), String::new())
+    } else {
+        let split = format!(
+            "{}, {}, ",
+            plural(s.rounds, "round"),
+            plural(s.cases, "case")
+        );
+        (format!("{} {}: {}", s.army, s.level, s.claim), split)
+    };
+    let problem = format!(
+        "problem {}{}",
+        crate::problem::fingerprint::short(&s.fingerprint),
+        if s.fingerprint_recorded {
+            ""
+        } else {
+            ", not recorded in the proof"
+        }
+    );
+    format!(
+        "{}: {what} {} ({problem}): {} steps, {split}{}, {:.2} s{cbc}",
+        path.display(),
+        proven_word(s),
+        s.steps,
+        programs_phrase(s.ips, s.certified),
+        s.seconds
+    )
+}
+
+/// "proven", or what part of it rests on a floating-point solver's word.
+pub fn proven_word(s: &Summary) -> String {
+    match s.solver_only {
+        0 => "proven".into(),
+        n => format!(
+            "proven, {n} of {} integer programs resting on HiGHS (no exact certificate)",
+            s.ips
+        ),
+    }
+}
+
+/// "3 integer programs (exact: 3/3)", with the plural right.
+fn programs_phrase(ips: usize, certified: usize) -> String {
+    match ips {
+        0 => "no integer program".into(),
+        1 => format!("1 integer program (exact: {certified}/1)"),
+        n => format!("{n} integer programs (exact: {certified}/{n})"),
+    }
+}
