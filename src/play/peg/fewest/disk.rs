@@ -320,13 +320,25 @@ impl<'a, T: Item> Sorter<'a, T> {
         Ok(())
     }
 
-    /// The buffer sorted, without repeats, written as a run.
+    /// The buffer sorted (its halves in two threads, then merged), without repeats, written
+    /// as a run.
     fn spill(&mut self) -> Result<(), Stop> {
-        self.buf.sort_unstable();
-        self.buf.dedup();
+        let mid = sort_halves(&mut self.buf);
+        let (a, b) = self.buf.split_at(mid);
         let mut w = Writer::new(self.disk, &self.dir, "run", self.width)?;
-        for &x in &self.buf {
-            w.push(x)?;
+        let (mut i, mut j, mut last) = (0, 0, None);
+        while i < a.len() || j < b.len() {
+            let x = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+                i += 1;
+                a[i - 1]
+            } else {
+                j += 1;
+                b[j - 1]
+            };
+            if last != Some(x) {
+                w.push(x)?;
+                last = Some(x);
+            }
         }
         self.runs.push(w.finish(None)?);
         self.buf.clear();
@@ -349,10 +361,28 @@ impl<T: Item> Drop for Sorter<'_, T> {
     }
 }
 
+/// Sorts the two halves of v, each in its own thread; returns where the second begins.
+fn sort_halves<T: Item>(v: &mut [T]) -> usize {
+    let mid = v.len() / 2;
+    let (a, b) = v.split_at_mut(mid);
+    std::thread::scope(|s| {
+        s.spawn(|| a.sort_unstable());
+        b.sort_unstable();
+    });
+    mid
+}
+
+/// A sorted part of a buffer in memory, read from `at` to `end`.
+struct Part<T> {
+    v: std::rc::Rc<Vec<T>>,
+    at: usize,
+    end: usize,
+}
+
 /// Sorted sources merged without repeats: in-memory buffers and runs on disk.
 pub(super) struct Merged<'a, T: Item> {
     disk: &'a Disk,
-    mem: Vec<std::vec::IntoIter<T>>,
+    mem: Vec<Part<T>>,
     files: Vec<Stream<T>>,
     runs: Vec<(PathBuf, u64)>,
     heap: BinaryHeap<Reverse<(T, usize)>>,
@@ -375,9 +405,15 @@ impl<'a, T: Item> Merged<'a, T> {
             last: None,
         };
         for s in &mut sorters {
-            s.buf.sort_unstable();
-            s.buf.dedup();
-            m.mem.push(std::mem::take(&mut s.buf).into_iter());
+            let mid = sort_halves(&mut s.buf);
+            let v = std::rc::Rc::new(std::mem::take(&mut s.buf));
+            let end = v.len();
+            m.mem.push(Part {
+                v: v.clone(),
+                at: 0,
+                end: mid,
+            });
+            m.mem.push(Part { v, at: mid, end });
             m.runs.append(&mut s.runs);
         }
         for (path, bytes) in &m.runs {
@@ -394,7 +430,11 @@ impl<'a, T: Item> Merged<'a, T> {
 
     fn pull(&mut self, k: usize) -> Result<Option<T>, Stop> {
         match k.checked_sub(self.mem.len()) {
-            None => Ok(self.mem[k].next()),
+            None => {
+                let p = &mut self.mem[k];
+                p.at += 1;
+                Ok((p.at <= p.end).then(|| p.v[p.at - 1]))
+            }
             Some(i) => self.files[i].next(),
         }
     }
