@@ -17,22 +17,7 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
     };
     let computed = match &a.results {
         None => Vec::new(),
-        Some(dir) => {
-            if !dir.is_dir() {
-                return Err(Error::usage(format!(
-                    "--results {}: no such directory",
-                    dir.display()
-                )));
-            }
-            let file = dir.join("min-sizes.csv");
-            if !file.is_file() {
-                return Err(Error::usage(format!(
-                    "--results {}: holds no min-sizes.csv",
-                    dir.display()
-                )));
-            }
-            export::read_min_sizes(&file)?
-        }
+        Some(dir) => computed(dir)?,
     };
     let t0 = std::time::Instant::now();
     let problems: Vec<_> = armies
@@ -104,6 +89,24 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
     }
     emit(&s)?;
     Ok(0)
+}
+
+/// The rows of DIR/min-sizes.csv (`--results DIR`).
+fn computed(dir: &std::path::Path) -> Result<Vec<export::MinSizeRow>, Error> {
+    if !dir.is_dir() {
+        return Err(Error::usage(format!(
+            "--results {}: no such directory",
+            dir.display()
+        )));
+    }
+    let file = dir.join("min-sizes.csv");
+    if !file.is_file() {
+        return Err(Error::usage(format!(
+            "--results {}: holds no min-sizes.csv",
+            dir.display()
+        )));
+    }
+    Ok(export::read_min_sizes(&file)?)
 }
 
 /// DIR/bounds.csv: one row per army and level.

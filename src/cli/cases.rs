@@ -162,15 +162,15 @@ fn screen_cases(
 /// Reports the answer as JSON: printed with `--json`, written with `--out DIR`.
 type Report<'a> = &'a dyn Fn(serde_json::Value) -> Result<(), Error>;
 
-/// `solarmy cases`.
-pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
-    let manifest = a
-        .merge
-        .as_deref()
-        .map(crate::cli::jobs::read_manifest)
-        .transpose()?;
-    let (problem, level, size) = cases_problem(a, manifest.as_ref())?;
-    let army = problem.army()?;
+/// The answer as JSON, with the envelope (its status is the fields' own): printed with
+/// --json, written to DIR/<army>-<level>-<K>men-cases.json with --out DIR (checked writable
+/// here, before any work).
+fn reporter(
+    a: &CasesArgs,
+    army: Army,
+    level: i32,
+    size: u64,
+) -> Result<impl Fn(serde_json::Value) -> Result<(), Error>, Error> {
     let t0 = std::time::Instant::now();
     let head = json!({"army": army.name(), "level": level, "men": size});
     let saved = a
@@ -178,9 +178,8 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         .as_ref()
         .map(|dir| dir.join(format!("{army}-{level}-{size}men-cases.json")));
     crate::cli::args::check_parent_writable(saved.as_deref())?;
-    // The answer as JSON, with the envelope (its status is the fields' own): printed with
-    // --json, written to DIR/<army>-<level>-<K>men-cases.json with --out DIR.
-    let object = |extra: serde_json::Value| {
+    let json = a.json;
+    Ok(move |extra: serde_json::Value| {
         let mut v = head.clone();
         if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
             o.extend(e.clone());
@@ -190,11 +189,23 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         if let Some(path) = &saved {
             crate::files::write_atomic(path, format!("{v}\n").as_bytes())?;
         }
-        match a.json {
+        match json {
             true => emitln(&v.to_string()),
             false => Ok(()),
         }
-    };
+    })
+}
+
+/// `solarmy cases`.
+pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
+    let manifest = a
+        .merge
+        .as_deref()
+        .map(crate::cli::jobs::read_manifest)
+        .transpose()?;
+    let (problem, level, size) = cases_problem(a, manifest.as_ref())?;
+    let army = problem.army()?;
+    let object = reporter(a, army, level, size)?;
     let cbc = manifest.as_ref().map_or(a.cbc, |m| m.cbc);
     let (light_json, light_lines) = match screen_cases(a, (army, level, size), cbc, &object)? {
         CasesScreen::Answered(code) => return Ok(code),
