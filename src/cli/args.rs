@@ -99,7 +99,7 @@ pub struct CatalogArgs {
     /// A board model file (start kind "board"), e.g. models/english.toml
     #[arg(long, value_name = "FILE")]
     pub model: PathBuf,
-    /// Print the catalogue as one JSON object
+    /// Print the catalogue as one JSON object (with --moves, a second line: the moves)
     #[arg(long)]
     pub json: bool,
     /// Write DIR/<board>.csv and .svg, and DIR/<board>/ with every problem's proof and play

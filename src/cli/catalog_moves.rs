@@ -69,6 +69,19 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
             moves_csv(&entries).as_bytes(),
         )?;
     }
+    report(a, board, &entries, lim.max_level, seconds)?;
+    Ok(entries.iter().all(|e| e.status == Status::Searched))
+}
+
+/// The moves' summary: one line, or with --json a second JSON object after the catalogue's,
+/// with the envelope and every problem's status and fewest moves.
+fn report(
+    a: &CatalogArgs,
+    board: &PegBoard,
+    entries: &[fewest::Entry],
+    max_level: usize,
+    seconds: f64,
+) -> Result<(), Error> {
     let lengths: Vec<u32> = entries.iter().filter_map(|e| e.solved.min_moves).collect();
     let left = |st: Status| entries.iter().filter(|e| e.status == st).count();
     let mut not_searched = format!(
@@ -80,11 +93,27 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
             not_searched,
             "; {} stopped, a level over {} positions",
             left(Status::TooMany),
-            lim.max_level
+            max_level
         );
     }
     if left(Status::Interrupted) > 0 {
         let _ = write!(not_searched, "; {} interrupted", left(Status::Interrupted));
+    }
+    let searched = entries.iter().all(|e| e.status == Status::Searched);
+    if a.json {
+        let problems: Vec<_> = entries
+            .iter()
+            .map(|e| {
+                json!({"vacancy": [e.vacancy.0, e.vacancy.1], "finish": [e.finish.0, e.finish.1],
+                    "status": e.status.name(), "min_moves": e.solved.min_moves})
+            })
+            .collect();
+        let fields = json!({"board": board.name, "moves": problems,
+            "solvable": lengths.len(), "not_searched": not_searched});
+        let status = if searched { "complete" } else { "incomplete" };
+        let problem = crate::cli::envelope::model(&board.name, &board.spec);
+        let doc = crate::cli::envelope::wrapped(fields, problem, status, seconds);
+        return emitln(&doc.to_string());
     }
     emitln(&format!(
         "{}: fewest moves of {} solvable problems up to symmetry (of {} allowed by position class; {not_searched}): {} to {} moves, every one searched to the end by the exact search by levels, with no proof file ({:.1} s)",
@@ -94,8 +123,7 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         lengths.iter().min().map_or("-".into(), |m| m.to_string()),
         lengths.iter().max().map_or("-".into(), |m| m.to_string()),
         seconds
-    ))?;
-    Ok(entries.iter().all(|e| e.status == Status::Searched))
+    ))
 }
 
 /// One line per problem for `--verbose`.
