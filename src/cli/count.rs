@@ -82,7 +82,7 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
 }
 
 pub fn to_json(out: &CountOutcome) -> serde_json::Value {
-    let fields = json!({
+    let mut fields = json!({
         "army": out.army.name(),
         "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
@@ -96,6 +96,12 @@ pub fn to_json(out: &CountOutcome) -> serde_json::Value {
         "seconds": out.seconds,
         "armies": out.armies,
     });
+    // Each playable army's verified play, inline.
+    if let Some(list) = fields["armies"].as_array_mut() {
+        for (entry, a) in list.iter_mut().zip(&out.armies) {
+            entry["play"] = json!(a.playable.then_some(&a.play));
+        }
+    }
     let problem = crate::cli::envelope::army(out.army, out.level);
     crate::cli::envelope::wrapped(fields, problem, status(out), out.seconds)
 }
