@@ -41,6 +41,7 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
             }
         }
     }
+    envelope::answered();
     if let Some(dir) = &a.out {
         crate::cli::args::check_writable(dir)?;
         crate::files::write_atomic(&dir.join("bounds.csv"), csv(&all).as_bytes())?;

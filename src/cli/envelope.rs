@@ -81,16 +81,29 @@ pub fn wrapped(fields: Value, problem: Value, status: &str, seconds: f64) -> Val
     v
 }
 
+/// Set by [`answered`]: the command has its answer, and the watchdog lets it finish.
+static ANSWERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Says that the command has its answer: from now on [`watchdog`] does not end it, so the
+/// answer is never cut short by the time limit's line.
+pub fn answered() {
+    ANSWERED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
 /// `--time-limit` for a command whose work cannot stop part-way (it keeps nothing worth
-/// reporting half done): past `limit` seconds the command is ended with exit 3 and one line,
-/// or with `json` one object whose status is `time_limit`. Files are written atomically, so
-/// none is left half written.
+/// reporting half done): past `limit` seconds, unless the command has called [`answered`],
+/// it is ended with exit 3 and one line, or with `json` one object whose status is
+/// `time_limit`. Files are renamed into place whole, so none is left half written under its
+/// name.
 pub fn watchdog(limit: Option<f64>, json: bool, problem: Value) {
     let Some(secs) = limit else {
         return;
     };
     std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_secs_f64(secs));
+        if ANSWERED.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
         let line = match json {
             true => wrapped(json!({}), problem, "time_limit", secs).to_string(),
             false => format!("stopped by --time-limit after {secs} s: no answer"),

@@ -73,6 +73,7 @@ pub fn run(a: &PagodaArgs) -> Result<u8, Error> {
     let cap = (a.max_men > 0).then_some(a.max_men);
     let an = lp_pagoda::analyse(&lattice, level, a.margin, cap)?;
     let seconds = t0.elapsed().as_secs_f64();
+    crate::cli::envelope::answered();
     let shown = if a.json {
         let mut j = json_of(army.name(), &an, seconds);
         // The status is json_of's own: impossible or open.

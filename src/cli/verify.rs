@@ -74,6 +74,7 @@ fn on_army(a: &VerifyArgs) -> Result<Replayed, Error> {
         );
         (r, line)
     });
+    envelope::answered();
     if let (Some(dir), Ok((r, _))) = (&a.out, &result) {
         let stem = format!("{army}-{level}-verified");
         let caption = format!("{army} army, level {level}: {} men, verified", r.men);
@@ -119,6 +120,7 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
         );
         (r, line)
     });
+    envelope::answered();
     if let (Some(dir), Ok(_)) = (&a.out, &result) {
         match vacancy {
             Some(v) => {
