@@ -131,6 +131,17 @@ impl Bits {
         }
     }
 
+    /// Whether some child of p (`back` false) or some parent (`back` true) satisfies `f`.
+    pub(super) fn any_neighbour(&self, p: u64, back: bool, f: impl Fn(u64) -> bool) -> bool {
+        self.jumps.iter().any(|&(a, b, c)| {
+            let (full, empty) = if back { (c, a) } else { (a, c) };
+            p >> full & 1 == 1
+                && p >> b & 1 == u64::from(!back)
+                && p >> empty & 1 == 0
+                && f(p ^ (1 << a | 1 << b | 1 << c))
+        })
+    }
+
     /// Every parent of p (one jump back), appended to `out`.
     pub(super) fn parents(&self, p: u64, out: &mut Vec<u64>) {
         for &(a, b, c) in &self.jumps {

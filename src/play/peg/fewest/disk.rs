@@ -26,9 +26,23 @@ pub struct Disk {
     pub dir: PathBuf,
     /// The most bytes this run may hold on disk at once (its levels and runs).
     pub budget: u64,
+    /// How the positions on some play are found beside the middle level.
+    pub join: Join,
     used: Arc<AtomicU64>,
     peak: Arc<AtomicU64>,
     names: Arc<AtomicUsize>,
+}
+
+/// How the positions on some play one jump from those found are tested against a level on
+/// disk: by sorting the candidates and merging them with the level, or by reading the whole
+/// level and testing each of its positions against those found (in memory). Both give the
+/// same set; `Auto` takes the one expected to be cheaper.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Join {
+    #[default]
+    Auto,
+    Pairs,
+    Scan,
 }
 
 impl Disk {
@@ -36,10 +50,16 @@ impl Disk {
         Disk {
             dir,
             budget,
+            join: Join::Auto,
             used: Arc::default(),
             peak: Arc::default(),
             names: Arc::default(),
         }
+    }
+
+    /// The same with the positions on some play found by `join`.
+    pub fn joined(self, join: Join) -> Disk {
+        Disk { join, ..self }
     }
 
     /// The most bytes held on disk at once so far.

@@ -16,8 +16,6 @@ type Jump3 = (u8, u8, u8);
 type Visit<'a> = dyn FnMut(u64, usize, &[Jump3]) + 'a;
 /// The number of a position in the move graph, if it is on some play.
 type Id<'a> = dyn Fn(u64) -> Option<usize> + 'a;
-/// A part of the move graph: each position's number of children, and the children.
-type Adjacency = (Vec<u32>, Vec<u32>);
 
 /// Every position on some play, by jumps made, each the least image under `h`.
 fn on_plays(
@@ -220,36 +218,18 @@ pub(super) fn solve_on_plays(
         out.seconds = started.elapsed().as_secs_f64();
         return Ok(out);
     }
-    let g = Graph::new(bits, h, levels, lim)?;
+    let g = Graph::new(h, levels);
     let id = |p: u64| g.id(bits, p);
-    // Fewest moves to the finish (last position first: children come after their parents)
-    // and from the start (first position first).
-    // Numbers are slots: an empty slot has no moves and stays FAR both ways.
-    const FAR: u32 = u32::MAX;
-    let total = g.offsets[levels.len()];
     let (first, last) = (id(start).expect("in G"), id(1 << f).expect("in G"));
-    let mut to_end = vec![FAR; total];
-    to_end[last] = 0;
-    for k in (0..total).rev().filter(|&k| k != last) {
-        to_end[k] = g
-            .children(k)
-            .iter()
-            .map(|&c| to_end[c as usize].saturating_add(1))
-            .min()
-            .unwrap_or(FAR);
-    }
-    let mut from_start = vec![FAR; total];
-    from_start[first] = 0;
-    for k in 0..total {
-        let d = from_start[k].saturating_add(1);
-        for &c in g.children(k) {
-            from_start[c as usize] = from_start[c as usize].min(d);
-        }
-    }
+    let to_end = g.to_end(bits, last, lim)?;
+    let from_start = g.from_start(bits, first, lim)?;
     let best = to_end[first];
     let mut table: Vec<Vec<u64>> = Vec::new();
-    for k in (0..total).filter(|&k| from_start[k] != FAR && to_end[k] != FAR) {
-        let (d, t) = (from_start[k] as usize, (from_start[k] + to_end[k]) as usize);
+    for (&d, &e) in from_start.iter().zip(&to_end) {
+        if d == FAR || e == FAR {
+            continue;
+        }
+        let (d, t) = (d as usize, d as usize + e as usize);
         if table.len() <= d {
             table.resize(d + 1, Vec::new());
         }
@@ -259,95 +239,37 @@ pub(super) fn solve_on_plays(
         table[d][t] += 1;
     }
     out.table = table;
-    out.min_moves = Some(best);
+    out.min_moves = Some(u32::from(best));
     out.play = Some(walk(board, bits, &id, &to_end, start));
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
 }
 
-/// The move graph on the positions on some play: each level a [`Lookup`] (found by the
-/// position's man count), a position numbered by its slot there after the slots of the
-/// levels before (one memory read per number: the search spends most of its time numbering
-/// the ends of moves), and each position's move children, found in two threads.
+/// Moves to or from a position not joined to the start or the finish (and empty slots).
+const FAR: u8 = u8::MAX;
+
+/// The move graph on the positions on some play, kept implicit: each level a [`Lookup`]
+/// (found by the position's man count), a position numbered by its slot there after the
+/// slots of the levels before, and a position's moves found again (by [`moves_from`])
+/// whenever they are needed. Storing the moves took some 50 bytes a position, which on the
+/// 6×6 board (hundreds of millions of positions on some play) is more than the machine; the
+/// distances need 2 bytes a position (a play has fewer than 255 moves: a board has at most
+/// 64 holes).
 struct Graph<'a> {
     h: &'a [usize],
     tables: Vec<Lookup>,
     /// offsets[j]: the slots of the levels before j.
     offsets: Vec<usize>,
-    /// children of k: targets[starts[k] .. starts[k + 1]].
-    starts: Vec<usize>,
-    targets: Vec<u32>,
 }
 
 impl<'a> Graph<'a> {
-    fn new(
-        bits: &Bits,
-        h: &'a [usize],
-        levels: &'a [Vec<u64>],
-        lim: &Limits,
-    ) -> Result<Graph<'a>, Stop> {
+    fn new(h: &'a [usize], levels: &[Vec<u64>]) -> Graph<'a> {
         let tables: Vec<Lookup> = levels.iter().map(|l| Lookup::new(l)).collect();
         let mut offsets = vec![0];
         for t in &tables {
             offsets.push(offsets.last().expect("0") + t.slots.len());
         }
-        let mut g = Graph {
-            h,
-            tables,
-            offsets,
-            starts: vec![0],
-            targets: Vec::new(),
-        };
-        // Every slot in number order, level by level; an empty one (u64::MAX) gets no moves.
-        for j in 0..g.tables.len() {
-            for (lens, targets) in g.moves_of_level(bits, j, lim)? {
-                for l in lens {
-                    let last = *g.starts.last().expect("0");
-                    g.starts.push(last + l as usize);
-                }
-                g.targets.extend(targets);
-            }
-        }
-        Ok(g)
-    }
-
-    /// The move children of every slot of level j, in two threads (each half of the slots:
-    /// per slot the number of children, and the children).
-    fn moves_of_level(&self, bits: &Bits, j: usize, lim: &Limits) -> Result<Vec<Adjacency>, Stop> {
-        let slots = &self.tables[j].slots;
-        let half = slots.len().div_ceil(2).max(1);
-        let parts: Vec<Result<Adjacency, Stop>> = std::thread::scope(|s| {
-            let hs: Vec<_> = slots
-                .chunks(half)
-                .map(|part| {
-                    s.spawn(move || {
-                        let in_g = |p: u64| self.id(bits, p);
-                        let (mut lens, mut targets) = (Vec::new(), Vec::new());
-                        let mut kids: Vec<u32> = Vec::new();
-                        for (i, &p) in part.iter().enumerate() {
-                            if i % 4096 == 0
-                                && lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
-                            {
-                                return Err(Stop::Interrupted);
-                            }
-                            kids.clear();
-                            if p != u64::MAX {
-                                moves_from(bits, &in_g, p, &mut |_, k, _| kids.push(k as u32));
-                            }
-                            kids.sort_unstable();
-                            kids.dedup();
-                            lens.push(kids.len() as u32);
-                            targets.extend_from_slice(&kids);
-                        }
-                        Ok((lens, targets))
-                    })
-                })
-                .collect();
-            hs.into_iter()
-                .map(|x| x.join().expect("a graph thread panicked"))
-                .collect()
-        });
-        parts.into_iter().collect()
+        Graph { h, tables, offsets }
     }
 
     /// The number of a position (any image), if it is on some play.
@@ -358,14 +280,107 @@ impl<'a> Graph<'a> {
         Some(self.offsets[j] + slot)
     }
 
-    fn children(&self, k: usize) -> &[u32] {
-        &self.targets[self.starts[k]..self.starts[k + 1]]
+    /// The fewest moves from each position to the finish (number `last`), level by level from
+    /// the last (a move ends at a later level: each jump removes a man), each level's
+    /// positions in two threads.
+    fn to_end(&self, bits: &Bits, last: usize, lim: &Limits) -> Result<Vec<u8>, Stop> {
+        let total = *self.offsets.last().expect("0");
+        let mut to_end = vec![FAR; total];
+        for j in (0..self.tables.len()).rev() {
+            let (lo, hi) = (self.offsets[j], self.offsets[j + 1]);
+            let (here, later) = to_end.split_at_mut(hi);
+            let later: &[u8] = later;
+            let slots = &self.tables[j].slots;
+            let part = slots.len().div_ceil(2).max(1);
+            let halves: Vec<Result<Vec<u8>, Stop>> = std::thread::scope(|s| {
+                let hs: Vec<_> = slots
+                    .chunks(part)
+                    .enumerate()
+                    .map(|(i, chunk)| {
+                        s.spawn(move || {
+                            let mut out = Vec::with_capacity(chunk.len());
+                            for (k, &p) in chunk.iter().enumerate() {
+                                if k % 4096 == 0 && stopped(lim) {
+                                    return Err(Stop::Interrupted);
+                                }
+                                let mut best = if lo + i * part + k == last { 0 } else { FAR };
+                                if p != u64::MAX {
+                                    moves_from(bits, &|q| self.id(bits, q), p, &mut |_, c, _| {
+                                        best = best.min(later[c - hi].saturating_add(1));
+                                    });
+                                }
+                                out.push(best);
+                            }
+                            Ok(out)
+                        })
+                    })
+                    .collect();
+                hs.into_iter()
+                    .map(|x| x.join().expect("a graph thread panicked"))
+                    .collect()
+            });
+            let mut at = lo;
+            for half in halves {
+                let half = half?;
+                here[at..at + half.len()].copy_from_slice(&half);
+                at += half.len();
+            }
+        }
+        Ok(to_end)
     }
+
+    /// The fewest moves from the start (number `first`) to each position, level by level from
+    /// the first, each level's moves pushed in two threads (an atomic least value per
+    /// position: the levels a move ends at are not yet read).
+    fn from_start(&self, bits: &Bits, first: usize, lim: &Limits) -> Result<Vec<u8>, Stop> {
+        use std::sync::atomic::AtomicU8;
+        let total = *self.offsets.last().expect("0");
+        let dist: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(FAR)).collect();
+        dist[first].store(0, Ordering::Relaxed);
+        for j in 0..self.tables.len() {
+            let lo = self.offsets[j];
+            let slots = &self.tables[j].slots;
+            let part = slots.len().div_ceil(2).max(1);
+            let done: Vec<Result<(), Stop>> = std::thread::scope(|s| {
+                let hs: Vec<_> = slots
+                    .chunks(part)
+                    .enumerate()
+                    .map(|(i, chunk)| {
+                        let dist = &dist;
+                        s.spawn(move || {
+                            for (k, &p) in chunk.iter().enumerate() {
+                                if k % 4096 == 0 && stopped(lim) {
+                                    return Err(Stop::Interrupted);
+                                }
+                                let d = dist[lo + i * part + k].load(Ordering::Relaxed);
+                                if p == u64::MAX || d == FAR {
+                                    continue;
+                                }
+                                moves_from(bits, &|q| self.id(bits, q), p, &mut |_, c, _| {
+                                    dist[c].fetch_min(d + 1, Ordering::Relaxed);
+                                });
+                            }
+                            Ok(())
+                        })
+                    })
+                    .collect();
+                hs.into_iter()
+                    .map(|x| x.join().expect("a graph thread panicked"))
+                    .collect()
+            });
+            done.into_iter().collect::<Result<(), Stop>>()?;
+        }
+        Ok(dist.into_iter().map(AtomicU8::into_inner).collect())
+    }
+}
+
+fn stopped(lim: &Limits) -> bool {
+    lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
 /// A shortest play on the concrete board: from the start, each move one that leads to a
 /// position one move nearer the finish.
-fn walk(board: &PegBoard, bits: &Bits, id: &Id, to_end: &[u32], start: u64) -> Vec<Step> {
+fn walk(board: &PegBoard, bits: &Bits, id: &Id, to_end: &[u8], start: u64) -> Vec<Step> {
     let mut play = Vec::new();
     let mut at = start;
     let far = |p: u64| to_end[id(p).expect("on some play")];

@@ -50,10 +50,10 @@ mod outcore;
 mod prune;
 pub use bits::Bits;
 pub use catalogue::{Entry, REACH_BYTES, Status, catalogue};
-pub use disk::Disk;
-pub use outcore::{free_space, work_dir};
+pub use disk::{Disk, Join};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
+pub use outcore::{free_space, work_dir};
 pub use prune::{Pagodas, Pruning};
 
 /// Why a computation stopped early.

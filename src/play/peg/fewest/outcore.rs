@@ -18,10 +18,10 @@
 //! problem with the same hole, reads it instead of building it again. These files are a
 //! cache, not evidence: a proof of a minimum is [`crate::proof`]'s own search.
 
-use super::disk::{Disk, LevelFile, Merged, Sorter, io};
+use super::disk::{Disk, Join, LevelFile, Merged, Sorter, io};
 use super::graph::{coset_reps, solve_on_plays};
 use super::prune::Pagodas;
-use super::{Bits, Limits, Solved, Stop, depths};
+use super::{Bits, Limits, Lookup, Solved, Stop, depths};
 use crate::play::peg::PegBoard;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -282,6 +282,47 @@ fn filter(
     join(sorter.finish()?, level)
 }
 
+/// The positions on some play one jump from `next` (the positions on some play one level
+/// nearer the middle), found by reading a whole level: every position the level holds (each
+/// image up to H: the coset representatives `reps`; the complement of it on the backward
+/// side) with a neighbour in `next` (a child, forward; a parent, backward). The same set as
+/// the join of [`filter`]; cheaper when `next` is large beside the level, and it needs no
+/// sort and no disk.
+fn scan(
+    bits: &Bits,
+    h: &[usize],
+    (side, reps, backward): (&Side, &[usize], bool),
+    level: &LevelFile,
+    next: &[u64],
+    lim: &Limits,
+) -> Result<Vec<u64>, Stop> {
+    let next = Lookup::new(next);
+    let keep = |r: u64, out: &mut Vec<u64>| {
+        for &x in reps {
+            let q = bits.image(side.g, bits.image(x, r));
+            let p = if backward { bits.full ^ q } else { q };
+            if bits.any_neighbour(p, backward, |c| next.find(bits.canon(h, c)).is_some()) {
+                out.push(bits.canon(h, p));
+            }
+        }
+    };
+    let mut input = level.stream(0, level.len)?;
+    let mut out = Vec::new();
+    loop {
+        let block = input.block(BLOCK)?;
+        if block.is_empty() {
+            break;
+        }
+        if stopped(lim) {
+            return Err(Stop::Interrupted);
+        }
+        out.extend(par_map(&block, &keep));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
 /// Where a join's candidates come from.
 enum Source<'a> {
     Memory(&'a [u64]),
@@ -319,13 +360,23 @@ fn on_plays(
             out.push((fwd.key(bits, c), c));
         }
     };
+    let by_scan = |level: &LevelFile, reps: &[usize], next: &[u64]| match disk.join {
+        Join::Auto => level.len * (reps.len() as u64) < 16 * next.len() as u64,
+        Join::Scan => true,
+        Join::Pairs => false,
+    };
     for j in (0..j_mid).rev() {
         lim.tell(|| format!("the positions on some play after {j} jumps"));
         let (now, after) = levels.split_at_mut(j + 1);
         let level = &fwd.reach.levels[j];
-        let budget = (lim, disk, held(after));
-        now[j] = filter(Source::Memory(&after[0]), &back, level, budget)?;
+        now[j] = if by_scan(level, &reps, &after[0]) {
+            scan(bits, h, (fwd, &reps, false), level, &after[0], lim)?
+        } else {
+            let budget = (lim, disk, held(after));
+            filter(Source::Memory(&after[0]), &back, level, budget)?
+        };
     }
+    let reps_b = coset_reps(bits, h, (bwd.g, bwd.g_inv), &bwd.reach.group);
     let on = |q: u64, out: &mut Vec<(u64, u64)>| {
         let mut cs = Vec::new();
         bits.children(q, &mut cs);
@@ -338,8 +389,12 @@ fn on_plays(
         lim.tell(|| format!("the positions on some play after {j} jumps"));
         let (before, now) = levels.split_at_mut(j);
         let level = &bwd.reach.levels[n_jumps - j];
-        let budget = (lim, disk, held(before));
-        now[0] = filter(Source::Memory(&before[j - 1]), &on, level, budget)?;
+        now[0] = if by_scan(level, &reps_b, &before[j - 1]) {
+            scan(bits, h, (bwd, &reps_b, true), level, &before[j - 1], lim)?
+        } else {
+            let budget = (lim, disk, held(before));
+            filter(Source::Memory(&before[j - 1]), &on, level, budget)?
+        };
     }
     Ok(levels)
 }
