@@ -222,7 +222,7 @@ pub(super) fn solve_on_plays(
     let id = |p: u64| g.id(bits, p);
     let (first, last) = (id(start).expect("in G"), id(1 << f).expect("in G"));
     let to_end = g.to_end(bits, last, lim)?;
-    let from_start = g.from_start(bits, first, lim)?;
+    let from_start = g.distances_from(bits, first, lim)?;
     let best = to_end[first];
     let mut table: Vec<Vec<u64>> = Vec::new();
     for (&d, &e) in from_start.iter().zip(&to_end) {
@@ -332,7 +332,7 @@ impl<'a> Graph<'a> {
     /// The fewest moves from the start (number `first`) to each position, level by level from
     /// the first, each level's moves pushed in two threads (an atomic least value per
     /// position: the levels a move ends at are not yet read).
-    fn from_start(&self, bits: &Bits, first: usize, lim: &Limits) -> Result<Vec<u8>, Stop> {
+    fn distances_from(&self, bits: &Bits, first: usize, lim: &Limits) -> Result<Vec<u8>, Stop> {
         use std::sync::atomic::AtomicU8;
         let total = *self.offsets.last().expect("0");
         let dist: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(FAR)).collect();
