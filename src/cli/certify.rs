@@ -30,7 +30,7 @@ is started (and the running ones get no more than the time left): they stay with
 
 Exit codes: 0 every program now has a certificate, 1 failure (an unreadable proof, a failed
 check, a file that cannot be written), 2 bad command line, 3 some programs are still without
-a certificate (the ones found are written).";
+a certificate, --time-limit or not (the ones found are written).";
 
 #[derive(Args, Debug)]
 #[command(after_help = CERTIFY_HELP)]

@@ -15,8 +15,9 @@ const COUNT_HELP: &str = "Examples:
   solarmy count --army hexagonal --level 5 --json
   solarmy count --army skew --level 4 --out counts/
 
-Exit codes: 0 complete count, 1 failure, 2 bad command line, 3 incomplete (a time limit, an
-undecided army, or no proven minimum: the count is then a lower bound, \"at least N\").";
+Exit codes: 0 complete count, 1 failure (a file that cannot be written, a solver error), 2 bad
+command line (a model file unreadable or malformed too), 3 incomplete (a time limit, Ctrl-C,
+an undecided army, or no proven minimum: the count is then a lower bound, \"at least N\").";
 
 #[derive(Args, Debug)]
 #[command(after_help = COUNT_HELP)]

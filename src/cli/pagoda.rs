@@ -22,7 +22,8 @@ the bound is looser than the pagoda bound; it is meant for deserts.
 
 Exit codes: 0 answered (impossible, or not proven impossible, with the bounds), 1 failure (a
 solver error, a proof file that cannot be written), 2 bad command line (a level whose window
-exceeds radius 16, a model without unit jumps on every cell).";
+exceeds radius 16, a model without unit jumps on every cell, a model file unreadable or
+malformed), 3 stopped by --time-limit (no answer).";
 
 #[derive(Args, Debug)]
 #[command(after_help = PAGODA_HELP)]
