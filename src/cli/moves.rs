@@ -3,6 +3,7 @@
 //! can change independently.
 
 use crate::cli::args::{Error, parse_level};
+use crate::cli::envelope;
 use crate::play::moves::{self, Options, Problem, Status};
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice};
@@ -67,7 +68,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let replay = |p: &[Step]| verify::replay(&lattice, level, &men, p).map_err(|e| e.to_string());
     let seed = resumed_seed(seed, earlier.as_ref(), &replay);
     crate::cli::args::install_interrupt_handler();
-    let (bar, progress) = spinner();
+    let (bar, progress) = spinner(a.display.quiet);
     let opts = Options {
         time_limit: a.time_limit,
         tt_entries: a.tt_entries,
@@ -111,21 +112,45 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         eprintln!("solarmy: {n}");
     }
     let written = army_proof(a, army, level, &men, &ans)?;
+    report(
+        a,
+        (army, level, &men),
+        &ans,
+        seed_moves,
+        csv.as_deref(),
+        &written,
+    );
+    Ok(exit_code(ans.status))
+}
+
+/// The answer of `moves --from`: one JSON object with the envelope, or the text (with
+/// `--show`, the army and the play drawn).
+fn report(
+    a: &MovesArgs,
+    (army, level, men): (Army, i32, &[Cell]),
+    ans: &moves::Answer,
+    seed_moves: Option<u32>,
+    csv: Option<&Path>,
+    written: &Option<Result<PathBuf, String>>,
+) {
     let stem = (army.name(), level, men.len());
     if a.json {
-        let mut j = answer_json(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
-        merge(&mut j, proof_json(&written));
+        let mut j = answer_json(stem, ans, seed_moves, a.tt_entries, csv);
+        merge(&mut j, proof_json(written));
+        j["army_cells"] = serde_json::json!(men);
+        let problem = envelope::army(army, level);
+        envelope::wrap(&mut j, problem, ans.status.as_str(), ans.seconds);
         outln!("{j}");
     } else {
-        print_answer(stem, &ans, seed_moves, a.tt_entries, csv.as_deref());
+        print_answer(stem, ans, seed_moves, a.tt_entries, csv);
         if let (true, Some(play)) = (a.show, &ans.play) {
-            crate::cli::args::out(&crate::report::text::show_army(&lattice, &men, play));
+            let text = crate::report::text::show_army(&army.lattice(), men, play);
+            crate::cli::args::out(&text);
         }
-        if let Some(Ok(p)) = &written {
+        if let Some(Ok(p)) = written {
             outln!("wrote {}", p.display());
         }
     }
-    Ok(exit_code(ans.status))
 }
 
 /// With --proof: the proof of a proven minimum written, or why none was.
@@ -211,9 +236,9 @@ fn seed_play(
     }
 }
 
-/// A spinner on a terminal, and the search's progress callback that feeds it.
-fn spinner() -> (Option<ProgressBar>, Option<moves::Progress>) {
-    let bar = crate::cli::args::spinner();
+/// A spinner on a terminal (none with `-q`), and the search's progress callback that feeds it.
+fn spinner(quiet: bool) -> (Option<ProgressBar>, Option<moves::Progress>) {
+    let bar = (!quiet).then(crate::cli::args::spinner).flatten();
     let progress: Option<moves::Progress> = bar.clone().map(|pb| {
         let t0 = Instant::now();
         Box::new(move |depth: u32, here: u64, total: u64| {
@@ -284,25 +309,40 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
         }
         None => None,
     };
-    print_all(a.json, &out, csv.as_deref())?;
+    let status = all_status(&out, a.time_limit.is_some());
+    print_all(a.json, &out, status, csv.as_deref())?;
     if let (true, Some((men, play))) = (a.show, &out.best) {
         crate::cli::args::out(&crate::report::text::show_army(&army.lattice(), men, play));
     }
-    let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
-    Ok(if out.proven {
-        0
-    } else if stopped || a.time_limit.is_some() {
-        3
-    } else {
-        0
+    Ok(match status {
+        "time_limit" | "interrupted" => 3,
+        _ => 0,
     })
 }
 
+/// The verdict over all armies in one word: `optimal` when proven, `impossible` when no
+/// army reaches the level, else `interrupted` (Ctrl-C), `time_limit` (with `--time-limit`)
+/// or `open`.
+fn all_status(out: &AllArmies, time_limit: bool) -> &'static str {
+    let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    if out.count_complete && out.armies.is_empty() && out.best.is_none() {
+        "impossible"
+    } else if out.proven {
+        "optimal"
+    } else if stopped {
+        "interrupted"
+    } else if time_limit {
+        "time_limit"
+    } else {
+        "open"
+    }
+}
+
 /// The answer over all armies, as JSON or as text (one line per army).
-fn print_all(json: bool, out: &AllArmies, csv: Option<&Path>) -> Result<(), Error> {
+fn print_all(json: bool, out: &AllArmies, status: &str, csv: Option<&Path>) -> Result<(), Error> {
     let positions: u64 = out.armies.iter().map(|r| r.positions).sum();
     if json {
-        let j = serde_json::json!({
+        let mut j = serde_json::json!({
             "army": out.army.name(),
             "level": out.level,
             "min_moves": out.best_moves.filter(|_| out.proven),
@@ -316,7 +356,10 @@ fn print_all(json: bool, out: &AllArmies, csv: Option<&Path>) -> Result<(), Erro
             "armies": out.armies,
             "play": out.best.as_ref().map(|b| &b.1),
             "play_csv": csv.map(|p| p.display().to_string()),
+            "army_cells": out.best.as_ref().map(|b| &b.0),
         });
+        let problem = envelope::army(out.army, out.level);
+        envelope::wrap(&mut j, problem, status, out.seconds);
         return crate::cli::args::emitln(&j.to_string());
     }
     if out.count_complete && out.armies.is_empty() {

@@ -69,19 +69,19 @@ pub struct MovesArgs {
     #[arg(long, conflicts_with = "seed")]
     pub no_seed: bool,
     /// Stop after this many seconds; report the best play known and the proven lower bound
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub time_limit: Option<f64>,
     /// Transposition-table cap in entries (the search stays correct when it is hit)
-    #[arg(long, default_value_t = 4_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 4_000_000)]
     pub tt_entries: usize,
     /// Positions to spend first on looking for plays shorter than the seed (depth-first one move
     /// below the best known); they are not part of the proof
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub probe: u64,
     /// Write <army>-<level>-moves-play.csv here; with --from, also the search's state
     /// (<army>-<level>-moves-state.json: depths searched, best play), from which a rerun with
     /// the same --out resumes after a time limit or Ctrl-C
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Write the proof of a proven minimum (JSON; gzip-compressed when FILE ends in .gz) for
     /// `solarmy check`, which repeats its search by moves; an army needs --from. When the
@@ -96,6 +96,8 @@ pub struct MovesArgs {
     /// notation (a-g, 1-7 on the English board)
     #[arg(long, conflicts_with = "json")]
     pub show: bool,
+    #[command(flatten)]
+    pub display: crate::cli::args::Display,
 }
 
 /// The proof of "`play` is a fewest-moves play" for an army at `level` (`board` None) or a

@@ -186,6 +186,8 @@ fn report(
         o.insert("vacancy".into(), serde_json::json!([v.0, v.1]));
         o.insert("finish".into(), serde_json::json!([f.0, f.1]));
         merge(&mut j, proof_json(&written));
+        let problem = crate::cli::envelope::board(board, v, f);
+        crate::cli::envelope::wrap(&mut j, problem, ans.status.as_str(), ans.seconds);
         outln!("{j}");
     } else {
         outln!(

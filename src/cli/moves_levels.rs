@@ -19,7 +19,7 @@ pub fn moves(
     start: &[Cell],
     replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
 ) -> Result<u8, Error> {
-    let bar = crate::cli::args::spinner();
+    let bar = (!a.display.quiet).then(crate::cli::args::spinner).flatten();
     let lim = Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: bar.as_ref().map(|pb| {
@@ -62,6 +62,17 @@ pub fn moves(
         j["disk_peak_bytes"] = json!(d.peak());
     }
     merge(&mut j, proof_json(&written));
+    let status = if s.min_moves.is_some() {
+        "optimal"
+    } else {
+        "impossible"
+    };
+    crate::cli::envelope::wrap(
+        &mut j,
+        crate::cli::envelope::board(board, v, f),
+        status,
+        s.seconds,
+    );
     if a.json {
         outln!("{j}");
     } else {
