@@ -45,8 +45,14 @@ fn check_cbc_confirms_every_program_of_a_proof() {
             "{}/results/proofs/{entry}.json.gz",
             env!("CARGO_MANIFEST_DIR")
         );
-        let (code, out, err) =
-            solarmy(&["check", "--cbc", "--json", "--time-limit", "600", &proof]);
+        let (code, out, err) = solarmy(&[
+            "check",
+            "--cbc",
+            "--json",
+            "--program-time-limit",
+            "600",
+            &proof,
+        ]);
         assert_eq!(code, 0, "{entry}: {err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         let s = &v["summary"];

@@ -8,18 +8,19 @@ mod common;
 use common::{scratch, solarmy};
 use serde_json::Value;
 
-/// The commands and the name of their time limit: the whole command's `--time-limit`, or
-/// for cases and check the per-case and per-program limits that `--time-limit` still spells.
-const COMMANDS: [(&str, &str); 9] = [
+/// The commands and the name of their time limit: the whole command's `--time-limit`
+/// everywhere (cases and check have their per-case and per-program limits beside it).
+const COMMANDS: [(&str, &str); 10] = [
     ("solve", "--time-limit"),
     ("verify", "--time-limit"),
     ("bounds", "--time-limit"),
-    ("cases", "--case-time-limit"),
-    ("check", "--program-time-limit"),
+    ("cases", "--time-limit"),
+    ("check", "--time-limit"),
     ("certify", "--time-limit"),
     ("count", "--time-limit"),
     ("pagoda", "--time-limit"),
     ("catalog", "--time-limit"),
+    ("moves", "--time-limit"),
 ];
 
 #[test]
@@ -44,6 +45,13 @@ fn every_command_help_names_the_common_flags_examples_and_exit_codes() {
         for bad in ["<SECS>", "<OUT>", "<MARGIN>", "<TT_ENTRIES>", "<PROBE>"] {
             assert!(!help.contains(bad), "{cmd} --help: {bad}");
         }
+    }
+    for (cmd, limit) in [
+        ("cases", "--case-time-limit <SECONDS>"),
+        ("check", "--program-time-limit <SECONDS>"),
+    ] {
+        let (_, help, _) = solarmy(&[cmd, "--help"]);
+        assert!(help.contains(limit), "{cmd} --help lacks {limit}");
     }
     // The older spellings still parse (scripts use them): a bad value is refused by the
     // value's parser (exit 2 naming the number), not as an unknown flag.
@@ -116,6 +124,29 @@ fn every_command_json_has_the_envelope_of_the_schema() {
             3,
         ),
         (format!("catalog --model {tri} --moves"), 0),
+        (format!("moves --model {tri} --vacancy 0,0 --finish 0,0"), 0),
+        (
+            format!("moves --model {tri} --vacancy 0,0 --finish 0,0 --ida"),
+            0,
+        ),
+        (
+            format!("moves --army conway --level 2 --from {d}/conway-2-army.csv"),
+            0,
+        ),
+        ("moves --army conway --level 2".into(), 0),
+        ("moves --army conway --level 5".into(), 0),
+        // --time-limit stops the whole command, cases and check too: what is settled is
+        // reported, the rest said stopped.
+        (
+            format!("cases --army hexagonal --level 7 --size 144 --solve {d}/h7 --time-limit 1"),
+            3,
+        ),
+        (
+            format!(
+                "check --time-limit 1 {d}/c2.json results/proofs/hexagonal-7.json.gz {d}/t.json"
+            ),
+            3,
+        ),
     ];
     let mut fingerprints = Vec::new();
     for (line, want) in &runs {
@@ -128,6 +159,9 @@ fn every_command_json_has_the_envelope_of_the_schema() {
             let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{args:?}: {e}"));
             if let Err(e) = valid(&v, &schema, &schema) {
                 panic!("{args:?}: {e}\n{line}");
+            }
+            if want == 3 && args.contains(&"--time-limit") && v["file"] != args[3] {
+                assert_eq!(v["status"], "time_limit", "{args:?}: {line}");
             }
             // A problem, less its fingerprint, names it: level 2 of conway, (0,0) -> (0,0)
             // of the triangle; whichever command names it, the fingerprint is the same.

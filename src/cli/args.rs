@@ -167,9 +167,14 @@ pub struct CheckArgs {
     #[arg(long)]
     pub certificates_only: bool,
     /// Seconds HiGHS may spend re-solving one IP that has no certificate, and CBC one IP
-    /// (0 < SECONDS <= 1e9; also spelled --time-limit, its older name)
-    #[arg(long, alias = "time-limit", value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    /// (0 < SECONDS <= 1e9)
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub program_time_limit: Option<f64>,
+    /// Stop the whole command after this many seconds (0 < SECONDS <= 1e9): the files
+    /// checked are reported, the file being checked and those after it as not checked
+    /// (status time_limit), exit 3 (1 if a file checked before failed)
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
     /// IPs without a certificate re-solved at once, one HiGHS each (default: the cores)
     #[arg(long, value_name = "N", default_value_t = default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
@@ -178,7 +183,7 @@ pub struct CheckArgs {
     pub cbc: bool,
     /// With --cbc: keep CBC's verdicts in this JSON-lines file, and do not ask CBC again about
     /// a system the file says it proved infeasible, nor with a strategy that left it with no
-    /// verdict within at least --time-limit (a long second opinion survives a stop)
+    /// verdict within at least --program-time-limit (a long second opinion survives a stop)
     #[arg(long, value_name = "FILE", requires = "cbc")]
     pub cbc_record: Option<PathBuf>,
     /// Refuse a proof unless it is about this bundled problem (an army, a desert,
@@ -282,9 +287,15 @@ pub struct CasesArgs {
     /// Complete the round from the job results in DIR (the problem is read from DIR/manifest.json): the same case log and answer as --solve DIR
     #[arg(long, value_name = "DIR", conflicts_with_all = ["solve", "level", "size", "army", "model", "cbc"])]
     pub merge: Option<PathBuf>,
-    /// Seconds per case when solving (0 < SECONDS <= 1e9; also spelled --time-limit, its
-    /// older name)
-    #[arg(long, alias = "time-limit", value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    /// Stop the whole command after this many seconds (0 < SECONDS <= 1e9): no case starts
+    /// after it, the cases not settled stay open, and what is settled is reported (status
+    /// time_limit, exit 3)
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
+    pub time_limit: Option<f64>,
+    /// Seconds each case may take when solving: its integer program, each box of a case split
+    /// on the fly, its certificate (0 < SECONDS <= 1e9); written into the job lines of
+    /// --emit-jobs
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub case_time_limit: Option<f64>,
     /// One JSON object on stdout (the cases, and with --solve the results)
     #[arg(long)]

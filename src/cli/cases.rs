@@ -13,6 +13,7 @@ use crate::weight::golden::Golden;
 use crate::weight::pagoda::Pagoda;
 use serde_json::json;
 use std::path::Path;
+use std::time::Instant;
 
 /// The start cells the pagoda window holds, up to the exponent the case enumeration may
 /// enter, for the last jump d: more men than this cannot be split into cases.
@@ -198,6 +199,7 @@ fn reporter(
 
 /// `solarmy cases`.
 pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
+    let t0 = Instant::now();
     let manifest = a
         .merge
         .as_deref()
@@ -220,7 +222,12 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
     sweep.second_opinion = cbc;
     sweep.jobs = a.jobs as usize;
     if let (Some(dir), Some(job)) = (&a.run_job, a.case) {
-        return crate::cli::jobs::run(dir, &sweep, job, a.case_time_limit);
+        // A job is one case: the whole command's limit and the case's are one.
+        let limit = match (a.case_time_limit, left(a, t0)) {
+            (Some(c), Some(l)) => Some(c.min(l)),
+            (c, l) => c.or(l),
+        };
+        return crate::cli::jobs::run(dir, &sweep, job, limit);
     }
     if let Some(dir) = &a.emit_jobs {
         let problem = crate::cli::jobs::Problem::new(&problem, level, size)?;
@@ -257,7 +264,32 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
             crate::cli::jobs::report_missing(dir, m, &missing);
         }
     };
-    solve_cases(a, &mut sweep, dir, fields, (&object, &after))
+    solve_cases(a, &mut sweep, (dir, t0), fields, (&object, &after))
+}
+
+/// The seconds left of the whole command's `--time-limit`, counted from `t0`; None without
+/// one.
+fn left(a: &CasesArgs, t0: Instant) -> Option<f64> {
+    a.time_limit
+        .map(|t| (t - t0.elapsed().as_secs_f64()).max(0.0))
+}
+
+/// Why a sweep left cases open, when the whole command was stopped: `interrupted` (Ctrl-C)
+/// or `time_limit` (its `--time-limit` has passed); None when it was not.
+fn stopped(
+    a: &CasesArgs,
+    t0: Instant,
+    report: &crate::search::sweep::Report,
+) -> Option<&'static str> {
+    if report.complete {
+        None
+    } else if crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+        Some("interrupted")
+    } else if left(a, t0).is_some_and(|l| l < 0.01) {
+        Some("time_limit")
+    } else {
+        None
+    }
 }
 
 /// Solves the sweep's cases into `dir` (or completes a merge; `after` then names the jobs
@@ -266,13 +298,18 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
 fn solve_cases(
     a: &CasesArgs,
     sweep: &mut crate::search::sweep::Sweep,
-    dir: &Path,
+    (dir, t0): (&Path, Instant),
     mut fields: serde_json::Value,
     (object, after): (Report, &dyn Fn()),
 ) -> Result<u8, Error> {
     sweep.verbose = a.display.verbose;
-    let report = sweep.solve(dir, a.case_time_limit, a.display.progress())?;
+    sweep.case_time_limit = a.case_time_limit;
+    let report = sweep.solve(dir, left(a, t0), a.display.progress())?;
     after();
+    let stop = stopped(a, t0, &report);
+    if let Some(status) = stop {
+        fields["status"] = json!(status);
+    }
     let stem = format!("{}-{}-{}men", sweep.army, sweep.level, sweep.men);
     let files = report.found.as_ref().map(|_| output_paths(dir, &stem));
     if let Some(o) = fields.as_object_mut() {
@@ -297,7 +334,12 @@ fn solve_cases(
     }
     let shown = object(fields).and_then(|()| match a.json {
         true => Ok(()),
-        false => emitln(&report.summary()),
+        false => emitln(&report.summary()).and_then(|()| match (stop, a.time_limit) {
+            (Some("time_limit"), Some(t)) => emitln(&format!(
+                "stopped by --time-limit after {t} s: the cases not settled stay open"
+            )),
+            _ => Ok(()),
+        }),
     });
     if let Some(found) = &report.found {
         write_outputs_as(dir, &stem, found, false)?;

@@ -3,6 +3,7 @@
 //! writes each certified program as a VIPR file.
 
 use crate::cli::args::{CheckArgs, Error, check_cbc, check_writable, emitln};
+use crate::cli::check_stop::Stop;
 use crate::cli::envelope;
 use crate::cli::plural;
 use crate::proof::check::{Options, Summary};
@@ -17,11 +18,13 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
     if let Some(dir) = &a.vipr {
         check_writable(dir)?;
     }
-    let mut failed = 0;
+    let stop = Stop::start(&a.files, a.time_limit, a.json);
     for path in &a.files {
-        failed += !check_file(a, &opts, path)? as usize;
+        check_file(a, &opts, path, &stop)?;
     }
-    Ok(if failed > 0 { 1 } else { 0 })
+    let mut p = stop.lock();
+    p.done = true;
+    Ok(if p.failed > 0 { 1 } else { 0 })
 }
 
 /// The checker's options, from the command line.
@@ -51,17 +54,21 @@ fn options(a: &CheckArgs) -> Result<Options, Error> {
     })
 }
 
-/// Checks one file and reports it; whether every step holds.
-fn check_file(a: &CheckArgs, opts: &Options, path: &Path) -> Result<bool, Error> {
+/// Checks one file and reports it (the line printed and the file counted under `stop`'s
+/// lock, so that a time limit neither cuts the line nor reports the file again).
+fn check_file(a: &CheckArgs, opts: &Options, path: &Path, stop: &Stop) -> Result<(), Error> {
     let t0 = std::time::Instant::now();
     // A read error names the file itself; a failing step does not.
     let (mut result, names_file, proof) = match Proof::read(path) {
         Err(e) => (Err(e.to_string()), true, None),
-        Ok(p) => (
-            crate::proof::check::check(&p, opts).map_err(|e| e.to_string()),
-            false,
-            Some(p),
-        ),
+        Ok(p) => {
+            stop.lock().problem = Some(envelope::of_proof(&p, None));
+            (
+                crate::proof::check::check(&p, opts).map_err(|e| e.to_string()),
+                false,
+                Some(p),
+            )
+        }
     };
     let mut vipr = None;
     if let (Some(dir), Ok(s), Some(p)) = (&a.vipr, &result, &proof) {
@@ -71,34 +78,49 @@ fn check_file(a: &CheckArgs, opts: &Options, path: &Path) -> Result<bool, Error>
             Err(e) => result = Err(format!("VIPR export: {e}")),
         }
     }
+    let mut p = stop.lock();
+    let shown = report_file(a, path, (&result, names_file), proof.as_ref(), &vipr, t0);
+    p.failed += result.is_err() as usize;
+    p.next += 1;
+    p.problem = None;
+    p.started = std::time::Instant::now();
+    shown
+}
+
+/// One file's line: its JSON object, or its line of text (a failure's on stderr).
+fn report_file(
+    a: &CheckArgs,
+    path: &Path,
+    (result, names_file): (&Result<Summary, String>, bool),
+    proof: Option<&Proof>,
+    vipr: &Option<crate::proof::vipr::Exported>,
+    t0: std::time::Instant,
+) -> Result<(), Error> {
     if a.json {
-        let problem = proof
-            .as_ref()
-            .map(|p| envelope::of_proof(p, result.as_ref().ok()));
+        let problem = proof.map(|p| envelope::of_proof(p, result.as_ref().ok()));
         let mut line = match &result {
             Ok(s) => json!({"file": path, "ok": true, "summary": s}),
             Err(e) => json!({"file": path, "ok": false, "error": e}),
         };
-        if let Some(v) = &vipr {
+        if let Some(v) = vipr {
             line["vipr"] = json!(v);
         }
         let status = if result.is_ok() { "holds" } else { "fails" };
         let seconds = t0.elapsed().as_secs_f64();
         envelope::wrap(&mut line, problem.unwrap_or(json!(null)), status, seconds);
-        emitln(&line.to_string())?;
-        return Ok(result.is_ok());
+        return emitln(&line.to_string());
     }
-    match &result {
+    match result {
         Ok(s) => {
             emitln(&check_line(path, s))?;
-            if let (Some(v), Some(dir)) = (&vipr, &a.vipr) {
+            if let (Some(v), Some(dir)) = (vipr, &a.vipr) {
                 emitln(&format!("{}: {}", path.display(), v.describe(dir)))?;
             }
         }
         Err(e) if names_file => eprintln!("solarmy: {e}"),
         Err(e) => eprintln!("solarmy: {}: {e}", path.display()),
     }
-    Ok(result.is_ok())
+    Ok(())
 }
 
 /// One file's summary for people: what was proven, on what, and what CBC said.

@@ -13,8 +13,8 @@ Each command's --help has examples; docs/ is the guide (the command line's vocab
 exit codes in docs/cli.md, the mathematics in docs/mathematics.md), README.md the results.
 
 The commands share -q, -v, --json, --out DIR (nothing is written without it) and --time-limit
-SECONDS for the whole command (cases and check: per case and per program, the older meaning,
-now --case-time-limit and --program-time-limit); their JSON has problem, status and seconds.
+SECONDS for the whole command (per case and per program: cases --case-time-limit, check and
+certify --program-time-limit); their JSON has problem, status and seconds.
 
 Exit codes: 0 answered (optimal, impossible, legal, every step holds), 1 failure (a data file \
 such as a CSV, a proof or a manifest unreadable or malformed, an illegal play, a failing proof \
@@ -46,7 +46,8 @@ disagree); a CBC time-out is reported as no verdict, never counted as a confirma
 
 Exit codes: 0 every step of every file holds, 1 a file is unreadable or a step fails (one line
 per bad file, naming its first failing step), 2 bad command line (or --cbc without CBC, a
---model file unreadable or malformed).";
+--model file unreadable or malformed), 3 stopped by --time-limit (the files checked are
+reported, the others said not checked; 1 if a file checked failed).";
 
 pub const VERIFY_HELP: &str = "Examples:
   solarmy verify --army diagonal --level 5 armies/diagonal-5-army.csv armies/diagonal-5-play.csv
@@ -74,8 +75,8 @@ and reports the jobs without a result, whose cases stay open.
 
 Exit codes: 0 answered (every case settled, or the size ruled out; a job: its case settled), 1
 failure (a refused stamp, an unreadable manifest), 2 bad command line (a model file unreadable
-or malformed too), 3 stopped early (--case-time-limit, Ctrl-C, the enumeration's case or node
-budget; a merge with cases still open).";
+or malformed too), 3 stopped early (--time-limit or Ctrl-C, status time_limit or interrupted;
+--case-time-limit; the enumeration's case or node budget; a merge with cases still open).";
 
 pub const BOUNDS_HELP: &str = "Examples:
   solarmy bounds                                        # all five armies

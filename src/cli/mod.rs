@@ -30,6 +30,7 @@ pub mod cases;
 pub mod catalog_moves;
 pub mod certify;
 pub mod check;
+pub mod check_stop;
 pub mod count;
 pub mod envelope;
 pub mod help;

@@ -90,6 +90,10 @@ pub struct Sweep {
     /// Seconds HiGHS may spend on a whole case that can be split before it is split on the
     /// fly (`split`); None: never split.
     pub split_after: Option<f64>,
+    /// Seconds each program may take at most (a case's, a box's of a case split on the fly,
+    /// a certificate's), beside the sweep's deadline (`cases --case-time-limit`); None: only
+    /// the deadline bounds them.
+    pub case_time_limit: Option<f64>,
     /// Set once a worker found an army (or failed): the other workers' HiGHS runs stop,
     /// and their cases count as not attempted (the round has its answer).
     stop: Arc<AtomicBool>,
@@ -270,6 +274,7 @@ impl Sweep {
             seed: Vec::new(),
             solve_open: true,
             split_after: Some(split::SPLIT_AFTER),
+            case_time_limit: None,
             stop: Arc::default(),
         }
     }

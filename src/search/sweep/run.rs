@@ -184,6 +184,7 @@ impl Sweep {
                         let stopping = stop.load(Ordering::Relaxed)
                             || INTERRUPTED.load(Ordering::Relaxed)
                             || left.is_some_and(|l| l < 0.01);
+                        let left = self.per_case(left);
                         let sent = self.task(f, order, task, left, stopping, bar, queue);
                         if let Some((i, result)) = sent {
                             if matches!(result, Ok((_, Some(_))) | Err(_)) {
@@ -331,7 +332,10 @@ impl Sweep {
                         }
                         let mut ip = shared[i].as_ref().and_then(|r| r.ip.clone()).unwrap();
                         let r = crate::ip::evidence::certify_proof_within(
-                            self.army, self.level, &mut ip, left,
+                            self.army,
+                            self.level,
+                            &mut ip,
+                            self.per_case(left),
                         );
                         let _ = tx.send((i, r.map(|_| ip)));
                     }
@@ -348,6 +352,15 @@ impl Sweep {
             }
         }
         Ok(())
+    }
+
+    /// The seconds one program may take: what is left before the deadline (`left`), capped
+    /// by [`Sweep::case_time_limit`].
+    fn per_case(&self, left: Option<f64>) -> Option<f64> {
+        match (left, self.case_time_limit) {
+            (Some(l), Some(c)) => Some(l.min(c)),
+            (l, c) => l.or(c),
+        }
     }
 
     fn not_attempted(&self, f: &Family, c: &Case, found: bool) -> CaseResult {
