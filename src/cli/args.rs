@@ -552,11 +552,14 @@ pub fn is_board(p: &ProblemArg) -> bool {
         .is_some_and(|p| p.spec.start == Start::Board)
 }
 
-/// A spinner on stderr when it is a terminal (the levels' progress).
+/// A spinner on stderr when it is a terminal (the levels' progress). It clears its line when
+/// dropped, so that a command ended by an error or a stop leaves no stale line above what it
+/// prints.
 pub fn spinner() -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     std::io::stderr().is_terminal().then(|| {
-        let pb = indicatif::ProgressBar::new_spinner();
+        let pb =
+            indicatif::ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
         pb.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
                 .expect("a valid template"),

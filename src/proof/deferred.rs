@@ -85,7 +85,8 @@ fn bar(how: &How, calls: &[Call]) -> indicatif::ProgressBar {
     if !how.progress || calls.is_empty() {
         return indicatif::ProgressBar::hidden();
     }
-    let pb = indicatif::ProgressBar::new(calls.len() as u64);
+    let pb = indicatif::ProgressBar::new(calls.len() as u64)
+        .with_finish(indicatif::ProgressFinish::AndClear);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
         "{elapsed_precise} solver calls {pos}/{len} {wide_msg}",
     ) {

@@ -316,7 +316,8 @@ impl Side {
         let canon = Canon::new(s.n, s.perms);
         let values = Values::new(s.n, closure(s, start, forward), forward);
         let moves = Step::moves(s.jumps, &canon, &values, forward);
-        let bar = ProgressBar::new(s.n.saturating_sub(2) as u64);
+        let bar = ProgressBar::new(s.n.saturating_sub(2) as u64)
+            .with_finish(indicatif::ProgressFinish::AndClear);
         bar.set_style(
             ProgressStyle::with_template("{elapsed_precise} {prefix} level {pos} {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),

@@ -121,7 +121,10 @@ impl Search<'_> {
                     Sweep::with_directions(req.army, req.level, k, &[dir.d], req.stability_margin);
                 sweep.second_opinion = req.second_opinion;
                 sweep.jobs = req.jobs;
-                let report = sweep.solve(log_dir, self.remaining(), req.progress)?;
+                let remaining = self.remaining();
+                let report = super::split::aside(self.progress.as_ref(), || {
+                    sweep.solve(log_dir, remaining, req.progress)
+                })?;
                 if !report.complete || report.found.is_some() {
                     return Ok(false);
                 }

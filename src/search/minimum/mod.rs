@@ -175,7 +175,8 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
     }
     out.pagoda_bound = Some(k);
     let progress = req.progress.then(|| {
-        let pb = ProgressBar::new_spinner();
+        // Cleared when dropped too, so that no return leaves its line above the answer.
+        let pb = ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
         pb.enable_steady_tick(std::time::Duration::from_millis(250));
         pb
     });

@@ -87,12 +87,22 @@ impl Search<'_> {
                 "{} level {}: {k} men, direct IP too slow, splitting into cases",
                 self.req.army, self.req.level
             ));
-            pb.set_draw_target(indicatif::ProgressDrawTarget::hidden());
         }
-        let report = sweep.solve(&self.case_dir, self.remaining(), self.req.progress);
-        if let Some(pb) = &self.progress {
-            pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
+        let remaining = self.remaining();
+        let report = aside(self.progress.as_ref(), || {
+            sweep.solve(&self.case_dir, remaining, self.req.progress)
+        });
         Ok((sweep, report?))
+    }
+}
+
+/// Runs `f` with the spinner `pb` (if any) off the screen: its line cleared first and drawn
+/// again after, so that a case sweep's own bar neither draws over it nor leaves it behind
+/// as a stale line (hiding it by its draw target left its last line on the terminal). The
+/// spinner's lock is held meanwhile: `f` must not touch it.
+pub(super) fn aside<R>(pb: Option<&indicatif::ProgressBar>, f: impl FnOnce() -> R) -> R {
+    match pb {
+        Some(pb) => pb.suspend(f),
+        None => f(),
     }
 }

@@ -43,7 +43,7 @@ impl Sweep {
         let (mut done, seeded) = self.settled_before(dir, &log);
         let total: usize = self.families.iter().map(|f| f.cases.len()).sum();
         let bar = progress.then(|| {
-            let b = ProgressBar::new(total as u64);
+            let b = ProgressBar::new(total as u64).with_finish(indicatif::ProgressFinish::AndClear);
             b.set_style(
                 ProgressStyle::with_template(
                     "{bar:30} {pos}/{len} cases  {elapsed_precise} (about {eta} left)  {msg}",
