@@ -5,7 +5,7 @@
 //! too small stops the search with one line.
 
 use solarmy::play::peg::PegBoard;
-use solarmy::play::peg::fewest::{self, Disk, Join, Limits, Pruning, Solved, Stop};
+use solarmy::play::peg::fewest::{self, Disk, Job, Join, Limits, Pruning, Solved, Stop};
 use std::path::Path;
 
 fn board(name: &str) -> PegBoard {
@@ -141,4 +141,76 @@ fn the_english_central_game_on_disk_resumes_and_keeps_its_budget() {
             "{name}"
         );
     }
+}
+
+/// Every file under `dir` (relative path and bytes), sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for sub in std::fs::read_dir(dir).unwrap().flatten() {
+        let Ok(files) = std::fs::read_dir(sub.path()) else {
+            continue; // the pagodas kept beside the levels
+        };
+        for f in files.flatten() {
+            let name = format!(
+                "{}/{}",
+                sub.file_name().to_string_lossy(),
+                f.file_name().to_string_lossy()
+            );
+            out.push((name, std::fs::read(f.path()).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Levels built as a job array (three parts a level, each level merged before the next)
+/// are, byte for byte, the levels one process builds, and the problem solved from them has
+/// the same answer; a part whose level before is missing, and a merge with a part missing,
+/// stop with one line.
+#[test]
+fn levels_built_in_parts_are_the_levels_built_whole() {
+    let b = board("triangle5");
+    let bits = fewest::Bits::new(&b).unwrap();
+    let (v, f) = (1, 12);
+    let (whole, parts) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let lim = on_disk(whole.path(), Pruning::Shape, u64::MAX);
+    let (a, _) = fewest::solve_pair(&b, &bits, (v, f), &lim).unwrap();
+    let lim = on_disk(parts.path(), Pruning::Shape, u64::MAX);
+    let disk = lim.disk.clone().unwrap();
+    let job = |s: &str, merge| Job::parse(s, merge).unwrap();
+    let run = |j| fewest::run_step(&b, &bits, (v, f), j, &lim, &disk);
+    match run(job("3:0/3", false)) {
+        Err(Stop::Disk(line)) => assert!(line.contains("level 2 is not complete"), "{line}"),
+        other => panic!("a part without its level before: {other:?}"),
+    }
+    let (depth, _) = fewest::depths(&bits);
+    for level in 1..=depth {
+        for k in 0..3 {
+            run(job(&format!("{level}:{k}/3"), false)).unwrap();
+        }
+        if level == 5 {
+            for (name, _) in tree(parts.path()) {
+                if name.ends_with("level-5.part-1-of-3.bin") {
+                    std::fs::remove_file(parts.path().join(name)).unwrap();
+                }
+            }
+            match run(job("5:3", true)) {
+                Err(Stop::Disk(line)) => assert!(line.contains("parts are missing"), "{line}"),
+                other => panic!("a merge with a part missing: {other:?}"),
+            }
+            run(job("5:1/3", false)).unwrap();
+        }
+        run(job(&format!("{level}:3"), true)).unwrap();
+    }
+    let (d, _) = fewest::solve_pair(&b, &bits, (v, f), &lim).unwrap();
+    same("triangle5 1 -> 12 from parts", &a, &d);
+    let levels = |t: Vec<(String, Vec<u8>)>| -> Vec<(String, Vec<u8>)> {
+        t.into_iter()
+            .filter(|(n, _)| n.contains("level-"))
+            .collect()
+    };
+    let built = levels(tree(parts.path()));
+    assert_eq!(levels(tree(whole.path())), built);
+    assert!(built.len() > 2 * depth, "{}", built.len());
+    assert!(Job::parse("0:0/3", false).is_err() && Job::parse("4:3/3", false).is_err());
 }

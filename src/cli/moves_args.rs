@@ -65,6 +65,13 @@ pub struct MovesArgs {
     /// there, less 1 GiB); more stops the search with one line (exit 3)
     #[arg(long, value_name = "BYTES", requires = "work", value_parser = crate::play::peg::fewest::parse_memory)]
     pub disk: Option<usize>,
+    /// With --work: build only part K of N of level J (the positions whose hash is K) from
+    /// the complete level J − 1, as one job of a job array (scripts/levels-array), and exit
+    #[arg(long, value_name = "J:K/N", requires = "work", value_parser = |s: &str| crate::play::peg::fewest::Job::parse(s, false))]
+    pub level_part: Option<crate::play::peg::fewest::Job>,
+    /// With --work: write level J from its N parts (built by --level-part), and exit
+    #[arg(long, value_name = "J:N", requires = "work", conflicts_with = "level_part", value_parser = |s: &str| crate::play::peg::fewest::Job::parse(s, true))]
+    pub level_merge: Option<crate::play::peg::fewest::Job>,
     /// Use no known play: search until a play is found
     #[arg(long, conflicts_with = "seed")]
     pub no_seed: bool,

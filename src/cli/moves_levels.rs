@@ -33,6 +33,12 @@ pub fn moves(
     .with_memory_arg(a.memory);
     let (vi, fi) = (board.index[&v], board.index[&f]);
     let bits = fewest::Bits::new(board).map_err(Error::failure)?;
+    if let (Some(job), Some(disk)) = (a.level_part.or(a.level_merge), &lim.disk) {
+        if let Some(pb) = &bar {
+            pb.finish_and_clear();
+        }
+        return level_job(board, &bits, (vi, fi), job, &lim, disk);
+    }
     // Stopped by the memory budget or Ctrl-C: one line, exit 3.
     let (s, built) = fewest::solve_pair(board, &bits, (vi, fi), &lim).map_err(|st| Error {
         code: 3,
@@ -83,6 +89,26 @@ pub fn moves(
         for p in csv.iter().chain(written.iter().flatten()) {
             outln!("wrote {}", p.display());
         }
+    }
+    Ok(0)
+}
+
+/// One job of a level built as a job array (`--level-part`, `--level-merge`): what it did,
+/// one line a side; stopped (Ctrl-C, the budgets, a level or part missing): one line, exit 3.
+fn level_job(
+    board: &PegBoard,
+    bits: &fewest::Bits,
+    (v, f): (usize, usize),
+    job: fewest::Job,
+    lim: &Limits,
+    disk: &fewest::Disk,
+) -> Result<u8, Error> {
+    let lines = fewest::run_step(board, bits, (v, f), job, lim, disk).map_err(|st| Error {
+        code: 3,
+        message: fewest::stop_line(st, lim),
+    })?;
+    for l in lines {
+        outln!("{l}");
     }
     Ok(0)
 }

@@ -448,6 +448,28 @@ impl<'a, T: Item> Merged<'a, T> {
         Ok(m)
     }
 
+    /// The merge of sorted files, which stay where they are.
+    pub(super) fn of_files(disk: &'a Disk, files: &[LevelFile]) -> Result<Merged<'a, T>, Stop> {
+        let mut m = Merged {
+            disk,
+            mem: Vec::new(),
+            files: Vec::new(),
+            runs: Vec::new(),
+            heap: BinaryHeap::new(),
+            last: None,
+        };
+        for f in files {
+            let len = f.len / T::WORDS as u64;
+            m.files.push(Stream::open(&f.path, f.width, 0, len)?);
+        }
+        for k in 0..m.files.len() {
+            if let Some(x) = m.pull(k)? {
+                m.heap.push(Reverse((x, k)));
+            }
+        }
+        Ok(m)
+    }
+
     fn pull(&mut self, k: usize) -> Result<Option<T>, Stop> {
         match k.checked_sub(self.mem.len()) {
             None => {

@@ -47,6 +47,7 @@ mod disk;
 mod graph;
 mod levels;
 mod outcore;
+mod parts;
 mod prune;
 pub use bits::Bits;
 pub use catalogue::{Entry, REACH_BYTES, Status, catalogue};
@@ -54,6 +55,7 @@ pub use disk::{Disk, Join};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
 pub use outcore::{free_space, work_dir};
+pub use parts::{Job, run_step};
 pub use prune::{Pagodas, Pruning};
 
 /// Why a computation stopped early.
@@ -226,6 +228,53 @@ pub fn solve_pair(
     s.backward = sizes(bwd);
     s.seconds = started.elapsed().as_secs_f64();
     Ok((s, positions))
+}
+
+/// The pagodas of a problem's levels on disk: those of `lim.pruning`, made once and kept in
+/// the work directory (`pagodas-<digest>.txt`, one pagoda a line), since pagodas sharpened by
+/// an integer program within a time limit may differ from run to run, and every run (or part
+/// of a job array) that shares the levels must prune by the same ones.
+fn pagodas_kept(
+    board: &PegBoard,
+    (v, f): (usize, usize),
+    lim: &Limits,
+    disk: &Disk,
+) -> Result<Vec<Vec<i64>>, Stop> {
+    use sha2::Digest;
+    if lim.pruning.is_off() {
+        return Ok(Vec::new());
+    }
+    let bits = Bits::new(board).map_err(Stop::Disk)?;
+    let mut h = sha2::Sha256::new();
+    bits.digest(&mut h);
+    h.update(format!("pagodas {v} {f} {:?}\n", lim.pruning).as_bytes());
+    let name: String = h
+        .finalize()
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let path = disk.dir.join(format!("pagodas-{name}.txt"));
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let read: Option<Vec<Vec<i64>>> = text
+            .lines()
+            .map(|l| l.split_whitespace().map(|x| x.parse().ok()).collect())
+            .collect();
+        if let Some(w) = read.filter(|w| w.iter().all(|p| p.len() == bits.n)) {
+            return Ok(w);
+        }
+    }
+    let weights = lim.pruning.pagodas(board, v, f);
+    let text: String = weights
+        .iter()
+        .map(|w| w.iter().map(i64::to_string).collect::<Vec<_>>().join(" ") + "\n")
+        .collect();
+    let tmp = disk
+        .dir
+        .join(format!("pagodas-{name}-{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text).map_err(|e| disk::io("cannot write", &tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| disk::io("cannot write", &path, e))?;
+    Ok(weights)
 }
 
 /// The one-line reason a computation stopped.

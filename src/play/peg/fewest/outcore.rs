@@ -65,12 +65,11 @@ impl DiskReach {
                     disk.charge(l.len * width as u64)?;
                     l
                 }
-                None if j == 0 => {
-                    let start = bits.canon(&group, bits.full & !(1 << hole));
-                    let mut first = keep.keeps(start).then_some(start);
-                    LevelFile::write(disk, &path, width, &mut || Ok(first.take()))?
+                None if j == 0 => level_zero(bits, (hole, &group, keep), &path, disk)?,
+                None => {
+                    let prev = (&levels[j - 1], None);
+                    next_level(bits, (&group, keep), prev, &path, lim, disk)?
                 }
-                None => next_level(bits, (&group, keep), &levels[j - 1], &path, lim, disk)?,
             };
             lim.tell(|| {
                 format!(
@@ -87,6 +86,18 @@ impl DiskReach {
     pub fn positions(&self) -> u64 {
         self.levels.iter().map(|l| l.len).sum()
     }
+}
+
+/// Level 0: the start (every hole but `hole`), its least image, if `keep` keeps it.
+pub(super) fn level_zero(
+    bits: &Bits,
+    (hole, group, keep): (usize, &[usize], &Pagodas),
+    path: &Path,
+    disk: &Disk,
+) -> Result<LevelFile, Stop> {
+    let start = bits.canon(group, bits.full & !(1 << hole));
+    let mut first = keep.keeps(start).then_some(start);
+    LevelFile::write(disk, path, bits.n.div_ceil(8), &mut || Ok(first.take()))
 }
 
 /// The digest naming a set of levels: the board's holes and jumps, the start's hole, the
@@ -127,12 +138,19 @@ fn sort_cap(lim: &Limits, held: usize, words: usize, ways: usize) -> usize {
     lim.memory.saturating_sub(held) / (8 * words) / 4 * 3 / ways
 }
 
-/// Level j + 1 from level j: each half of its file read by a thread, whose children (least
-/// images, kept by `keep`) go to its own external sort; the sorts merged into the new file.
-fn next_level(
+/// The part (of n) a position belongs to when a level is built as a job array: a hash, so
+/// that the parts are of about one size.
+pub(super) fn part_of(p: u64, n: u64) -> u64 {
+    (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % n
+}
+
+/// Level j + 1 from level j (or its part k of n: the positions with [`part_of`] = k): each
+/// half of level j's file read by a thread, whose children (least images, kept by `keep`) go
+/// to its own external sort; the sorts merged into the new file.
+pub(super) fn next_level(
     bits: &Bits,
     (group, keep): (&[usize], &Pagodas),
-    prev: &LevelFile,
+    (prev, part): (&LevelFile, Option<(u64, u64)>),
     path: &Path,
     lim: &Limits,
     disk: &Disk,
@@ -163,7 +181,9 @@ fn next_level(
                                 *c = bits.canon(group, *c);
                             }
                         }
-                        buf.retain(|&c| keep.keeps(c));
+                        buf.retain(|&c| {
+                            keep.keeps(c) && part.is_none_or(|(k, n)| part_of(c, n) == k)
+                        });
                         buf.sort_unstable();
                         buf.dedup();
                         sorter.extend(&buf)?;
@@ -399,6 +419,86 @@ fn on_plays(
     Ok(levels)
 }
 
+/// What decides one side's levels: the start's hole, the group kept, the pagodas pruned by,
+/// and the symmetry g through which the problem's hole sees them (its class representative's
+/// levels, unpruned).
+pub(super) struct Plan {
+    pub hole: usize,
+    pub group: Vec<usize>,
+    pub keep: Pagodas,
+    pub g: usize,
+}
+
+impl Plan {
+    /// The directory of its levels in the work directory.
+    pub(super) fn dir(&self, bits: &Bits, disk: &Disk) -> PathBuf {
+        disk.dir
+            .join(digest(bits, self.hole, &self.group, &self.keep))
+    }
+
+    pub(super) fn build(
+        &self,
+        bits: &Bits,
+        depth: usize,
+        lim: &Limits,
+        disk: &Disk,
+    ) -> Result<DiskReach, Stop> {
+        DiskReach::build(
+            bits,
+            (self.hole, self.group.clone()),
+            &self.keep,
+            depth,
+            lim,
+            disk,
+        )
+    }
+}
+
+/// The plans of a problem's two sides, and their depths: the forward levels from v, and the
+/// backward ones from f unless they are the forward ones (both holes of one class, unpruned,
+/// or one hole).
+pub(super) fn plans(
+    board: &PegBoard,
+    bits: &Bits,
+    (v, f): (usize, usize),
+    lim: &Limits,
+    disk: &Disk,
+) -> Result<Vec<(Plan, usize)>, Stop> {
+    let (jf, jb) = depths(bits);
+    let weights = super::pagodas_kept(board, (v, f), lim, disk)?;
+    let plan = |from: usize, to: usize| {
+        if lim.pruning.is_off() {
+            let (rep, g) = bits.representative(from);
+            let group = bits.stabiliser(&[rep]);
+            return Plan {
+                hole: rep,
+                group,
+                keep: Pagodas::none(),
+                g,
+            };
+        }
+        let group = bits.stabiliser(&[v, f]);
+        let keep = Pagodas::toward(bits, &weights, &group, to);
+        Plan {
+            hole: from,
+            group,
+            keep,
+            g: 0,
+        }
+    };
+    let fwd = plan(v, f);
+    let same = if lim.pruning.is_off() {
+        bits.representative(v).0 == bits.representative(f).0
+    } else {
+        v == f
+    };
+    let mut out = vec![(fwd, jf)];
+    if !same {
+        out.push((plan(f, v), jb));
+    }
+    Ok(out)
+}
+
 /// One problem with its levels on disk ([`super::solve_pair`] with `lim.disk` set): unpruned
 /// levels are those of the holes' class representatives (shared by every problem of the
 /// class), pruned ones the problem's own. Also returns the positions of the levels.
@@ -410,44 +510,32 @@ pub fn solve_pair(
     disk: &Disk,
 ) -> Result<(Solved, u64), Stop> {
     let started = Instant::now();
-    let (jf, jb) = depths(bits);
-    let weights = lim.pruning.pagodas(board, v, f);
-    let reach = |from: usize, to: usize, depth: usize| {
-        if lim.pruning.is_off() {
-            let (rep, g) = bits.representative(from);
-            let group = bits.stabiliser(&[rep]);
-            let r = DiskReach::build(bits, (rep, group), &Pagodas::none(), depth, lim, disk)?;
-            return Ok::<_, Stop>((r, g, 0));
-        }
-        let group = bits.stabiliser(&[v, f]);
-        let keep = Pagodas::toward(bits, &weights, &group, to);
-        let r = DiskReach::build(bits, (from, group), &keep, depth, lim, disk)?;
-        Ok((r, 0, keep.len()))
+    let (_, jb) = depths(bits);
+    let plans = plans(board, bits, (v, f), lim, disk)?;
+    let (fp, jf) = &plans[0];
+    let fwd = fp.build(bits, *jf, lim, disk)?;
+    let bwd_own = match plans.get(1) {
+        Some((bp, jb)) => Some((bp.build(bits, *jb, lim, disk)?, bp.g)),
+        None => None,
     };
-    let (fwd, gv, pagodas) = reach(v, f, jf)?;
-    // The finish's levels are the vacancy's when both holes are of one class (unpruned) or
-    // one hole: the forward levels, read to a lesser depth.
-    let same = if lim.pruning.is_off() {
-        bits.representative(v).0 == bits.representative(f).0
-    } else {
-        v == f
-    };
-    let (bwd_own, gf) = if same {
-        (
-            None,
-            bits.representative(f).1 * usize::from(lim.pruning.is_off()),
-        )
-    } else {
-        let (r, g, _) = reach(f, v, jb)?;
-        (Some(r), g)
-    };
-    let bwd = bwd_own.as_ref().unwrap_or(&fwd);
+    // One class unpruned: the finish sees the vacancy's levels through its own symmetry.
+    let gf = bwd_own.as_ref().map_or_else(
+        || {
+            if lim.pruning.is_off() {
+                bits.representative(f).1
+            } else {
+                0
+            }
+        },
+        |b| b.1,
+    );
+    let bwd = bwd_own.as_ref().map_or(&fwd, |b| &b.0);
     let h = bits.stabiliser(&[v, f]);
     lim.tell(|| "the positions on some play".to_string());
-    let sides = (&Side::new(bits, &fwd, gv), &Side::new(bits, bwd, gf));
+    let sides = (&Side::new(bits, &fwd, fp.g), &Side::new(bits, bwd, gf));
     let levels = on_plays(bits, &h, sides, lim, disk)?;
     let mut s = solve_on_plays(board, bits, (v, f), &h, &levels, lim, started)?;
-    s.pagodas = pagodas;
+    s.pagodas = fp.keep.len();
     let sizes = |r: &DiskReach| r.levels.iter().map(|l| l.len).collect();
     s.forward = sizes(&fwd);
     s.backward = sizes(bwd);
@@ -456,7 +544,7 @@ pub fn solve_pair(
         s.backward.truncate(jb + 1);
     }
     s.seconds = started.elapsed().as_secs_f64();
-    let positions = fwd.positions() + bwd_own.as_ref().map_or(0, DiskReach::positions);
+    let positions = fwd.positions() + bwd_own.as_ref().map_or(0, |b| b.0.positions());
     Ok((s, positions))
 }
 
