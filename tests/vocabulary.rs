@@ -53,8 +53,9 @@ fn every_command_help_names_the_common_flags_examples_and_exit_codes() {
         let (_, help, _) = solarmy(&[cmd, "--help"]);
         assert!(help.contains(limit), "{cmd} --help lacks {limit}");
     }
-    // The older spellings still parse (scripts use them): a bad value is refused by the
-    // value's parser (exit 2 naming the number), not as an unknown flag.
+    // The limits, and certify's older spelling (scripts use it), parse their seconds: a bad
+    // value is refused by the value's parser (exit 2 naming the number), not as an unknown
+    // flag.
     for old in [
         &[
             "cases",
@@ -68,6 +69,7 @@ fn every_command_help_names_the_common_flags_examples_and_exit_codes() {
             "x",
         ][..],
         &["check", "--time-limit", "x", "p.json"],
+        &["check", "--program-time-limit", "x", "p.json"],
         &["certify", "--seconds", "x", "p.json"],
     ] {
         let (code, _, err) = solarmy(old);
