@@ -188,7 +188,7 @@ pub fn solve(
     let h = bits.stabiliser(&[v, f]);
     lim.tell(|| "the positions on some play".to_string());
     let levels = on_plays(bits, &h, fwd, bwd, lim)?;
-    solve_on_plays(board, bits, (v, f), &h, &levels, lim, started)
+    solve_on_plays(board, bits, (v, f), &h, levels, lim, started)
 }
 
 /// Solves one problem from its positions on some play (`levels[j]`: after j jumps, least
@@ -198,7 +198,7 @@ pub(super) fn solve_on_plays(
     bits: &Bits,
     (v, f): (usize, usize),
     h: &[usize],
-    levels: &[Vec<u64>],
+    levels: Vec<Vec<u64>>,
     lim: &Limits,
     started: Instant,
 ) -> Result<Solved, Stop> {
@@ -263,8 +263,10 @@ struct Graph<'a> {
 }
 
 impl<'a> Graph<'a> {
-    fn new(h: &'a [usize], levels: &[Vec<u64>]) -> Graph<'a> {
-        let tables: Vec<Lookup> = levels.iter().map(|l| Lookup::new(l)).collect();
+    /// Each level's table, the level dropped as soon as its table is made (both at once
+    /// would hold the positions twice).
+    fn new(h: &'a [usize], levels: Vec<Vec<u64>>) -> Graph<'a> {
+        let tables: Vec<Lookup> = levels.into_iter().map(|l| Lookup::new(&l)).collect();
         let mut offsets = vec![0];
         for t in &tables {
             offsets.push(offsets.last().expect("0") + t.slots.len());

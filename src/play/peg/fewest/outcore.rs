@@ -534,7 +534,7 @@ pub fn solve_pair(
     lim.tell(|| "the positions on some play".to_string());
     let sides = (&Side::new(bits, &fwd, fp.g), &Side::new(bits, bwd, gf));
     let levels = on_plays(bits, &h, sides, lim, disk)?;
-    let mut s = solve_on_plays(board, bits, (v, f), &h, &levels, lim, started)?;
+    let mut s = solve_on_plays(board, bits, (v, f), &h, levels, lim, started)?;
     s.pagodas = fp.keep.len();
     let sizes = |r: &DiskReach| r.levels.iter().map(|l| l.len).collect();
     s.forward = sizes(&fwd);
