@@ -22,10 +22,7 @@ pub fn moves(
     let bar = (!a.display.quiet).then(crate::cli::args::spinner).flatten();
     let lim = Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
-        progress: bar.as_ref().map(|pb| {
-            let pb = pb.clone();
-            std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
-        }),
+        progress: progress(bar.as_ref(), a.display.verbose),
         pruning: a.prune.clone(),
         disk: work_disk(a)?,
         ..Limits::default()
@@ -91,6 +88,28 @@ pub fn moves(
         }
     }
     Ok(0)
+}
+
+/// What the search tells as it goes: the spinner's message on a terminal; with -v also one
+/// line on stderr per step, with the seconds since the start (for long runs in a log).
+fn progress(bar: Option<&indicatif::ProgressBar>, verbose: bool) -> Option<fewest::Progress> {
+    let bar = bar.cloned();
+    if bar.is_none() && !verbose {
+        return None;
+    }
+    let t0 = std::time::Instant::now();
+    Some(std::sync::Arc::new(move |line: String| {
+        if verbose {
+            let text = format!("[{:.0} s] {line}", t0.elapsed().as_secs_f64());
+            match &bar {
+                Some(pb) => pb.println(text),
+                None => eprintln!("{text}"),
+            }
+        }
+        if let Some(pb) = &bar {
+            pb.set_message(line);
+        }
+    }))
 }
 
 /// One job of a level built as a job array (`--level-part`, `--level-merge`): what it did,

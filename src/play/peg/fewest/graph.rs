@@ -289,6 +289,8 @@ impl<'a> Graph<'a> {
         let total = *self.offsets.last().expect("0");
         let mut to_end = vec![FAR; total];
         for j in (0..self.tables.len()).rev() {
+            let n = self.tables[j].len();
+            lim.tell(|| format!("moves to the finish: after {j} jumps, {n} positions"));
             let (lo, hi) = (self.offsets[j], self.offsets[j + 1]);
             let (here, later) = to_end.split_at_mut(hi);
             let later: &[u8] = later;
@@ -340,6 +342,8 @@ impl<'a> Graph<'a> {
         let dist: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(FAR)).collect();
         dist[first].store(0, Ordering::Relaxed);
         for j in 0..self.tables.len() {
+            let n = self.tables[j].len();
+            lim.tell(|| format!("moves from the start: after {j} jumps, {n} positions"));
             let lo = self.offsets[j];
             let slots = &self.tables[j].slots;
             let part = slots.len().div_ceil(2).max(1);
