@@ -416,14 +416,7 @@ impl<'a, T: Item> Merged<'a, T> {
         mut sorters: Vec<Sorter<'a, T>>,
         width: usize,
     ) -> Result<Merged<'a, T>, Stop> {
-        let mut m = Merged {
-            disk,
-            mem: Vec::new(),
-            files: Vec::new(),
-            runs: Vec::new(),
-            heap: BinaryHeap::new(),
-            last: None,
-        };
+        let mut m = Merged::empty(disk);
         for s in &mut sorters {
             let mid = sort_halves(&mut s.buf);
             let v = std::rc::Rc::new(std::mem::take(&mut s.buf));
@@ -440,34 +433,38 @@ impl<'a, T: Item> Merged<'a, T> {
             let len = bytes / (T::WORDS * width) as u64;
             m.files.push(Stream::open(path, width, 0, len)?);
         }
-        for k in 0..m.mem.len() + m.files.len() {
-            if let Some(x) = m.pull(k)? {
-                m.heap.push(Reverse((x, k)));
-            }
-        }
-        Ok(m)
+        m.started()
     }
 
     /// The merge of sorted files, which stay where they are.
     pub(super) fn of_files(disk: &'a Disk, files: &[LevelFile]) -> Result<Merged<'a, T>, Stop> {
-        let mut m = Merged {
+        let mut m = Merged::empty(disk);
+        for f in files {
+            let len = f.len / T::WORDS as u64;
+            m.files.push(Stream::open(&f.path, f.width, 0, len)?);
+        }
+        m.started()
+    }
+
+    fn empty(disk: &'a Disk) -> Merged<'a, T> {
+        Merged {
             disk,
             mem: Vec::new(),
             files: Vec::new(),
             runs: Vec::new(),
             heap: BinaryHeap::new(),
             last: None,
-        };
-        for f in files {
-            let len = f.len / T::WORDS as u64;
-            m.files.push(Stream::open(&f.path, f.width, 0, len)?);
         }
-        for k in 0..m.files.len() {
-            if let Some(x) = m.pull(k)? {
-                m.heap.push(Reverse((x, k)));
+    }
+
+    /// The heap holding each source's first item.
+    fn started(mut self) -> Result<Merged<'a, T>, Stop> {
+        for k in 0..self.mem.len() + self.files.len() {
+            if let Some(x) = self.pull(k)? {
+                self.heap.push(Reverse((x, k)));
             }
         }
-        Ok(m)
+        Ok(self)
     }
 
     fn pull(&mut self, k: usize) -> Result<Option<T>, Stop> {
