@@ -29,6 +29,7 @@ pub fn run(
     let cheap = Limits {
         rounds: 0,
         pruned: false,
+        first_dfs: false,
         ..limits.clone()
     };
     let quick = Limits {

@@ -11,6 +11,7 @@
 pub mod beam;
 pub mod catalog;
 pub mod classes;
+pub mod dfs;
 pub mod exhaust;
 pub mod fewest;
 pub mod play;

@@ -104,6 +104,9 @@ pub struct Limits {
     pub pruned_level: usize,
     pub sharpening: Option<super::sharpen::Sharpening>,
     pub pruned_nodes: u64,
+    /// Whether the fast depth-first search for a first play ([`super::dfs`]) runs right
+    /// after the resource count, within its default budget of nodes.
+    pub first_dfs: bool,
     /// Whether the pruned exhaustion's quickest tries ([`super::exhaust::quick_probe`],
     /// milliseconds) come before the search for a play, even where `pruned` is false.
     pub quick_probe: bool,
@@ -129,6 +132,7 @@ impl Default for Limits {
             sharpening: Some(Default::default()),
             pruned_nodes: 50_000_000,
             quick_probe: true,
+            first_dfs: true,
         }
     }
 }
@@ -245,6 +249,13 @@ fn search(
     out: &mut Outcome,
     exhausted: &mut bool,
 ) -> Verdict {
+    // The fast depth-first search: a play of any solvable English problem in milliseconds
+    // (a bounded cost of some tens of milliseconds where it finds none).
+    if limits.first_dfs
+        && let (Found::Play(seq), _) = super::dfs::find(board, v, f, &Default::default())
+    {
+        return replayed(board, v, f, &seq);
+    }
     // A side that dies out within a few small levels proves in milliseconds that no play
     // exists, before any search for one is even set up.
     if limits.quick_probe
