@@ -13,6 +13,9 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
+/// A symmetry of the square, on cells.
+type Map = fn((i32, i32)) -> (i32, i32);
+
 fn cell(s: &str) -> (i32, i32) {
     let (x, y) = s.split_once(',').expect("a cell is x,y");
     (x.trim().parse().expect("x"), y.trim().parse().expect("y"))
@@ -96,7 +99,7 @@ fn main() {
         }
     }
     // The square's eight symmetries, kept when they fix the finish.
-    let maps: [fn((i32, i32)) -> (i32, i32); 8] = [
+    let maps: [Map; 8] = [
         |(x, y)| (x, y),
         |(x, y)| (-x, y),
         |(x, y)| (x, -y),
