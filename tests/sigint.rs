@@ -82,3 +82,92 @@ fn board_solve_stops_undecided() {
     assert_eq!(v["why"], "interrupted (Ctrl-C)", "{v}");
     assert_eq!(v["solvable"], serde_json::Value::Null, "{v}");
 }
+
+#[test]
+fn solve_stops_with_its_bound_and_its_rounds_kept() {
+    // Hexagonal level 7: its first rounds take seconds; Ctrl-C after 4 s leaves the bound
+    // proven so far (at least the pagoda bound) and the rounds settled, for a rerun to read.
+    let dir = scratch("sigint-solve");
+    let out = dir.join("d");
+    let args = [
+        "solve",
+        "--army",
+        "hexagonal",
+        "--level",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ];
+    let (code, stdout) = interrupted(&args, Duration::from_secs(4));
+    assert_eq!(code, 3, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["status"], "interrupted", "{v}");
+    assert!(v["lower_bound"].as_u64().unwrap() >= 140, "{v}");
+    assert!(out.join("hexagonal-7-rounds.jsonl").exists());
+}
+
+#[test]
+fn cases_stops_with_the_cases_settled() {
+    let dir = scratch("sigint-cases");
+    let args = [
+        "cases",
+        "--army",
+        "hexagonal",
+        "--level",
+        "7",
+        "--size",
+        "144",
+        "--solve",
+        dir.to_str().unwrap(),
+        "--json",
+    ];
+    let (code, stdout) = interrupted(&args, Duration::from_secs(4));
+    assert_eq!(code, 3, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(v["status"], "interrupted", "{v}");
+}
+
+#[test]
+fn moves_by_levels_on_disk_stops_and_resumes() {
+    // The English central game with its levels on disk: Ctrl-C while they are built leaves
+    // only whole level files; the rerun reads them and ends with the 18 moves.
+    let dir = scratch("sigint-moves");
+    let work = dir.join("levels");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/english.toml");
+    let args = [
+        "moves",
+        "--model",
+        model,
+        "--vacancy",
+        "0,0",
+        "--finish",
+        "0,0",
+        "--work",
+        work.to_str().unwrap(),
+        "--json",
+    ];
+    let (code, _) = interrupted(&args, Duration::from_millis(1500));
+    assert_eq!(code, 3);
+    let files: Vec<String> = std::fs::read_dir(&work)
+        .unwrap()
+        .flatten()
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
+        .map(|f| f.file_name().to_string_lossy().to_string())
+        .collect();
+    assert!(!files.is_empty(), "no level written before the interrupt");
+    assert!(
+        files
+            .iter()
+            .all(|n| n.starts_with("level-") && n.ends_with(".bin")),
+        "{files:?}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
+        .args(args)
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["min_moves"], 18, "{v}");
+}
