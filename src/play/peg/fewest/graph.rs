@@ -30,7 +30,7 @@ fn on_plays(
     let k_mid = n_jumps - j_mid;
     let reps = coset_reps(bits, h, (fwd.g, fwd.g_inv), &fwd.reach.group);
     let mut levels: Vec<Vec<u64>> = vec![Vec::new(); n_jumps + 1];
-    let stop = || lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed));
+    let stop = || lim.stopped();
     let meet: Vec<u64> = fwd.reach.levels[j_mid].iter().collect();
     let mut mid = par_filter(&meet, &stop, &|r, out| {
         for &x in &reps {
@@ -107,13 +107,13 @@ fn canon_all(bits: &Bits, h: &[usize], v: &mut Vec<u64>) {
 
 /// `f` applied to every item in two threads (each pushing what it keeps), the outputs in the
 /// items' order.
-fn par_filter(
+pub(super) fn par_filter<T: Send>(
     items: &[u64],
     stop: &(dyn Fn() -> bool + Sync),
-    f: &(dyn Fn(u64, &mut Vec<u64>) + Sync),
-) -> Result<Vec<u64>, Stop> {
+    f: &(dyn Fn(u64, &mut Vec<T>) + Sync),
+) -> Result<Vec<T>, Stop> {
     let half = items.len().div_ceil(2).max(1);
-    let parts: Vec<Result<Vec<u64>, Stop>> = std::thread::scope(|s| {
+    let parts: Vec<Result<Vec<T>, Stop>> = std::thread::scope(|s| {
         let hs: Vec<_> = items
             .chunks(half)
             .map(|part| {
@@ -304,7 +304,7 @@ impl<'a> Graph<'a> {
                         s.spawn(move || {
                             let mut out = Vec::with_capacity(chunk.len());
                             for (k, &p) in chunk.iter().enumerate() {
-                                if k % 4096 == 0 && stopped(lim) {
+                                if k % 4096 == 0 && lim.stopped() {
                                     return Err(Stop::Interrupted);
                                 }
                                 let mut best = if lo + i * part + k == last { 0 } else { FAR };
@@ -355,7 +355,7 @@ impl<'a> Graph<'a> {
                         let dist = &dist;
                         s.spawn(move || {
                             for (k, &p) in chunk.iter().enumerate() {
-                                if k % 4096 == 0 && stopped(lim) {
+                                if k % 4096 == 0 && lim.stopped() {
                                     return Err(Stop::Interrupted);
                                 }
                                 let d = dist[lo + i * part + k].load(Ordering::Relaxed);
@@ -378,10 +378,6 @@ impl<'a> Graph<'a> {
         }
         Ok(dist.into_iter().map(AtomicU8::into_inner).collect())
     }
-}
-
-fn stopped(lim: &Limits) -> bool {
-    lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
 /// A shortest play on the concrete board: from the start, each move one that leads to a

@@ -6,7 +6,6 @@
 use super::prune::Pagodas;
 use super::{Bits, Limits, Stop};
 use crate::proof::levels::merge;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// A set of positions by open addressing (linear probing, at most 70% full, the table sized
@@ -177,7 +176,7 @@ fn next_level(
     });
     let mut out: Vec<u64> = Vec::new();
     for r in runs {
-        if lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if lim.stopped() {
             return Err(Stop::Interrupted);
         }
         out = merge(&out, &r?);
@@ -203,7 +202,7 @@ fn children_sorted(
 ) -> Result<Vec<u64>, Stop> {
     let mut runs: Vec<Vec<u64>> = Vec::new();
     for chunk in part.chunks(1 << 16) {
-        if lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if lim.stopped() {
             return Err(Stop::Interrupted);
         }
         let mut buf = Vec::new();

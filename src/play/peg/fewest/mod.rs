@@ -123,6 +123,12 @@ impl Limits {
         }
     }
 
+    /// Whether Ctrl-C was pressed (the search then stops with [`Stop::Interrupted`]).
+    fn stopped(&self) -> bool {
+        self.interrupt
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     fn tell(&self, line: impl FnOnce() -> String) {
         if let Some(p) = &self.progress {
             p(line());
@@ -236,6 +242,7 @@ pub fn solve_pair(
 /// of a job array) that shares the levels must prune by the same ones.
 fn pagodas_kept(
     board: &PegBoard,
+    bits: &Bits,
     (v, f): (usize, usize),
     lim: &Limits,
     disk: &Disk,
@@ -244,16 +251,10 @@ fn pagodas_kept(
     if lim.pruning.is_off() {
         return Ok(Vec::new());
     }
-    let bits = Bits::new(board).map_err(Stop::Disk)?;
     let mut h = sha2::Sha256::new();
     bits.digest(&mut h);
     h.update(format!("pagodas {v} {f} {:?}\n", lim.pruning).as_bytes());
-    let name: String = h
-        .finalize()
-        .iter()
-        .take(12)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let name = outcore::digest_name(h);
     let path = disk.dir.join(format!("pagodas-{name}.txt"));
     if let Ok(text) = std::fs::read_to_string(&path) {
         let read: Option<Vec<Vec<i64>>> = text

@@ -19,13 +19,12 @@
 //! cache, not evidence: a proof of a minimum is [`crate::proof`]'s own search.
 
 use super::disk::{Disk, Join, LevelFile, Merged, Sorter, io};
-use super::graph::{coset_reps, solve_on_plays};
+use super::graph::{coset_reps, par_filter, solve_on_plays};
 use super::prune::Pagodas;
 use super::{Bits, Limits, Lookup, Solved, Stop, depths};
 use crate::play::peg::PegBoard;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// What makes a join's candidates from an item: pairs (the key a level holds, the position).
@@ -41,48 +40,6 @@ pub struct DiskReach {
 }
 
 impl DiskReach {
-    /// The levels 0 … depth from every hole but `hole`, least images under `group` (which fixes
-    /// `hole`), of the positions `keep` keeps; those already complete in the work directory
-    /// are read, not built.
-    pub fn build(
-        bits: &Bits,
-        (hole, group): (usize, Vec<usize>),
-        keep: &Pagodas,
-        depth: usize,
-        lim: &Limits,
-        disk: &Disk,
-    ) -> Result<DiskReach, Stop> {
-        let width = bits.n.div_ceil(8);
-        let dir = disk.dir.join(digest(bits, hole, &group, keep));
-        std::fs::create_dir_all(&dir).map_err(|e| io("cannot create", &dir, e))?;
-        remove_stale(&dir);
-        let t0 = Instant::now();
-        let mut levels: Vec<LevelFile> = Vec::new();
-        for j in 0..=depth {
-            let path = dir.join(format!("level-{j}.bin"));
-            let level = match LevelFile::open(&path, width) {
-                Some(l) => {
-                    disk.charge(l.len * width as u64)?;
-                    l
-                }
-                None if j == 0 => level_zero(bits, (hole, &group, keep), &path, disk)?,
-                None => {
-                    let prev = (&levels[j - 1], None);
-                    next_level(bits, (&group, keep), prev, &path, lim, disk)?
-                }
-            };
-            lim.tell(|| {
-                format!(
-                    "levels from hole {hole} on disk: {j} jumps, {} positions ({:.0} s)",
-                    level.len,
-                    t0.elapsed().as_secs_f64()
-                )
-            });
-            levels.push(level);
-        }
-        Ok(DiskReach { group, levels })
-    }
-
     pub fn positions(&self) -> u64 {
         self.levels.iter().map(|l| l.len).sum()
     }
@@ -108,8 +65,16 @@ fn digest(bits: &Bits, hole: usize, group: &[usize], keep: &Pagodas) -> String {
     bits.digest(&mut h);
     h.update(format!("hole {hole}\ngroup {group:?}\n").as_bytes());
     keep.digest(&mut h);
-    let d = h.finalize();
-    d.iter().take(12).map(|b| format!("{b:02x}")).collect()
+    digest_name(h)
+}
+
+/// A digest as a name: its first 12 bytes in hexadecimal.
+pub(super) fn digest_name(h: Sha256) -> String {
+    h.finalize()
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Removes the temporary files of runs no longer alive (their process id is in the name).
@@ -126,10 +91,6 @@ fn remove_stale(dir: &Path) {
             let _ = std::fs::remove_file(e.path());
         }
     }
-}
-
-fn stopped(lim: &Limits) -> bool {
-    lim.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
 /// Items a sorter may hold in memory: three quarters of what the budget leaves beside
@@ -170,7 +131,7 @@ pub(super) fn next_level(
                         if block.is_empty() {
                             return Ok(sorter);
                         }
-                        if stopped(lim) {
+                        if lim.stopped() {
                             return Err(Stop::Interrupted);
                         }
                         buf.clear();
@@ -227,26 +188,6 @@ impl<'a> Side<'a> {
     }
 }
 
-/// `f` applied to every item in two threads, the outputs concatenated.
-fn par_map<T: Send>(items: &[u64], f: &(dyn Fn(u64, &mut Vec<T>) + Sync)) -> Vec<T> {
-    let half = items.len().div_ceil(2).max(1);
-    std::thread::scope(|s| {
-        let hs: Vec<_> = items
-            .chunks(half)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut out = Vec::new();
-                    part.iter().for_each(|&p| f(p, &mut out));
-                    out
-                })
-            })
-            .collect();
-        hs.into_iter()
-            .flat_map(|h| h.join().expect("a join thread panicked"))
-            .collect()
-    })
-}
-
 /// The positions of `pairs` (key, position) whose key is in `level`, sorted, without repeats.
 fn join(mut pairs: Merged<(u64, u64)>, level: &LevelFile) -> Result<Vec<u64>, Stop> {
     let mut keys = level.stream(0, level.len)?;
@@ -278,10 +219,7 @@ fn filter(
     let dir = level.path.parent().unwrap_or(Path::new("."));
     let mut sorter = Sorter::new(disk, dir, level.width, sort_cap(lim, held, 2, 1));
     let mut feed = |block: &[u64]| -> Result<(), Stop> {
-        if stopped(lim) {
-            return Err(Stop::Interrupted);
-        }
-        let mut pairs = par_map(block, make);
+        let mut pairs = par_filter(block, &|| lim.stopped(), make)?;
         pairs.sort_unstable();
         pairs.dedup();
         sorter.extend(&pairs)
@@ -333,10 +271,7 @@ fn scan(
         if block.is_empty() {
             break;
         }
-        if stopped(lim) {
-            return Err(Stop::Interrupted);
-        }
-        out.extend(par_map(&block, &keep));
+        out.extend(par_filter(&block, &|| lim.stopped(), &keep)?);
     }
     out.sort_unstable();
     out.dedup();
@@ -436,6 +371,9 @@ impl Plan {
             .join(digest(bits, self.hole, &self.group, &self.keep))
     }
 
+    /// The levels 0 … depth from every hole but `hole`, least images under `group` (which
+    /// fixes `hole`), of the positions `keep` keeps; those already complete in the work
+    /// directory are read, not built.
     pub(super) fn build(
         &self,
         bits: &Bits,
@@ -443,14 +381,39 @@ impl Plan {
         lim: &Limits,
         disk: &Disk,
     ) -> Result<DiskReach, Stop> {
-        DiskReach::build(
-            bits,
-            (self.hole, self.group.clone()),
-            &self.keep,
-            depth,
-            lim,
-            disk,
-        )
+        let (hole, group, keep) = (self.hole, &self.group[..], &self.keep);
+        let width = bits.n.div_ceil(8);
+        let dir = self.dir(bits, disk);
+        std::fs::create_dir_all(&dir).map_err(|e| io("cannot create", &dir, e))?;
+        remove_stale(&dir);
+        let t0 = Instant::now();
+        let mut levels: Vec<LevelFile> = Vec::new();
+        for j in 0..=depth {
+            let path = dir.join(format!("level-{j}.bin"));
+            let level = match LevelFile::open(&path, width) {
+                Some(l) => {
+                    disk.charge(l.len * width as u64)?;
+                    l
+                }
+                None if j == 0 => level_zero(bits, (hole, group, keep), &path, disk)?,
+                None => {
+                    let prev = (&levels[j - 1], None);
+                    next_level(bits, (group, keep), prev, &path, lim, disk)?
+                }
+            };
+            lim.tell(|| {
+                format!(
+                    "levels from hole {hole} on disk: {j} jumps, {} positions ({:.0} s)",
+                    level.len,
+                    t0.elapsed().as_secs_f64()
+                )
+            });
+            levels.push(level);
+        }
+        Ok(DiskReach {
+            group: group.to_vec(),
+            levels,
+        })
     }
 }
 
@@ -465,7 +428,7 @@ pub(super) fn plans(
     disk: &Disk,
 ) -> Result<Vec<(Plan, usize)>, Stop> {
     let (jf, jb) = depths(bits);
-    let weights = super::pagodas_kept(board, (v, f), lim, disk)?;
+    let weights = super::pagodas_kept(board, bits, (v, f), lim, disk)?;
     let plan = |from: usize, to: usize| {
         if lim.pruning.is_off() {
             let (rep, g) = bits.representative(from);
