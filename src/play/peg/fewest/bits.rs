@@ -131,15 +131,14 @@ impl Bits {
         }
     }
 
-    /// Whether some child of p (`back` false) or some parent (`back` true) satisfies `f`.
-    pub(super) fn any_neighbour(&self, p: u64, back: bool, f: impl Fn(u64) -> bool) -> bool {
-        self.jumps.iter().any(|&(a, b, c)| {
+    /// Every child of p (`back` false) or every parent (`back` true), given to `f`.
+    pub(super) fn neighbours(&self, p: u64, back: bool, mut f: impl FnMut(u64)) {
+        for &(a, b, c) in &self.jumps {
             let (full, empty) = if back { (c, a) } else { (a, c) };
-            p >> full & 1 == 1
-                && p >> b & 1 == u64::from(!back)
-                && p >> empty & 1 == 0
-                && f(p ^ (1 << a | 1 << b | 1 << c))
-        })
+            if p >> full & 1 == 1 && p >> b & 1 == u64::from(!back) && p >> empty & 1 == 0 {
+                f(p ^ (1 << a | 1 << b | 1 << c))
+            }
+        }
     }
 
     /// Every parent of p (one jump back), appended to `out`.

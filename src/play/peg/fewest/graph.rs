@@ -4,6 +4,7 @@
 //! that acyclic graph, Beasley's table of positions by distance, and a shortest play walked
 //! on the concrete board.
 
+use super::levels::prefetch;
 use super::{Bits, Limits, Lookup, Seen, Solved, Stop};
 use crate::play::peg::PegBoard;
 use crate::proof::verify::Step;
@@ -112,19 +113,39 @@ pub(super) fn par_filter<T: Send>(
     stop: &(dyn Fn() -> bool + Sync),
     f: &(dyn Fn(u64, &mut Vec<T>) + Sync),
 ) -> Result<Vec<T>, Stop> {
-    let half = items.len().div_ceil(2).max(1);
+    par_batches(items, stop, &|_, batch, out| {
+        for &p in batch {
+            f(p, out)
+        }
+    })
+}
+
+/// What [`par_batches`] applies: (where the batch starts among the items, the batch, the
+/// outputs).
+pub(super) type Batched<'a, T> = dyn Fn(usize, &[u64], &mut Vec<T>) + Sync + 'a;
+
+/// `f` applied to the items in two threads, [`BATCH`] items at a time (each call told where
+/// its batch starts among the items, and pushing what it keeps), the outputs in the items'
+/// order; `stop` is asked every 65 536 items.
+pub(super) fn par_batches<T: Send>(
+    items: &[u64],
+    stop: &(dyn Fn() -> bool + Sync),
+    f: &Batched<'_, T>,
+) -> Result<Vec<T>, Stop> {
+    let half = items.len().div_ceil(2 * BATCH).max(1) * BATCH;
     let parts: Vec<Result<Vec<T>, Stop>> = std::thread::scope(|s| {
         let hs: Vec<_> = items
             .chunks(half)
-            .map(|part| {
+            .enumerate()
+            .map(|(t, part)| {
                 s.spawn(move || {
                     let mut out = Vec::new();
-                    for chunk in part.chunks(1 << 16) {
+                    for (c, chunk) in part.chunks(1 << 16).enumerate() {
                         if stop() {
                             return Err(Stop::Interrupted);
                         }
-                        for &p in chunk {
-                            f(p, &mut out);
+                        for (b, batch) in chunk.chunks(BATCH).enumerate() {
+                            f(t * half + (c << 16) + b * BATCH, batch, &mut out);
                         }
                     }
                     Ok(out)
@@ -132,7 +153,7 @@ pub(super) fn par_filter<T: Send>(
             })
             .collect();
         hs.into_iter()
-            .map(|x| x.join().expect("a filter thread panicked"))
+            .map(|x| x.join().expect("a worker thread panicked"))
             .collect()
     });
     let mut out = Vec::new();
@@ -173,6 +194,14 @@ fn moves_from(bits: &Bits, in_g: &Id, p: u64, visit: &mut Visit) {
         }
     }
 }
+
+/// Positions whose moves [`Graph::move_ends`] finds together.
+const BATCH: usize = 32;
+
+/// A chain of jumps being followed: the position it came from (its index in the batch), the
+/// position without the moving man, the hole the man stands on, and where the position's
+/// images under H start in the round's list of images.
+type Chain = (u32, u64, u8, usize);
 
 /// Solves one problem from the forward levels of its vacancy and of its finish (`fwd`: the
 /// levels 0 … ⌈N/2⌉ seen from the vacancy, `bwd`: 0 … ⌊N/2⌋ seen from the finish).
@@ -282,9 +311,79 @@ impl<'a> Graph<'a> {
         Some(self.offsets[j] + slot)
     }
 
+    /// Every move from the positions of `batch` (empty slots skipped) as (the position's
+    /// index in the batch, the number of the move's end): the same moves as [`moves_from`]
+    /// (chains of one man's jumps that stay in G), found breadth-first over the chains so
+    /// that each round's look-ups are asked of the memory together ([`Lookup::prefetch`]).
+    /// Each chain carries its position's images under H, so a jump's images are those XOR
+    /// the jump's three holes' images (not the whole position mapped again). A move reached
+    /// by two chains is told twice.
+    fn move_ends(&self, bits: &Bits, batch: &[u64], ends: &mut Vec<(u32, usize)>) {
+        let hp: Vec<&[u8]> = self.h.iter().map(|&g| &bits.perms[g][..]).collect();
+        let nh = hp.len();
+        let (mut chains, mut imgs): (Vec<Chain>, Vec<u64>) = (Vec::new(), Vec::new());
+        for (i, &p) in batch.iter().enumerate() {
+            if p == u64::MAX {
+                continue;
+            }
+            let first = imgs.len();
+            imgs.extend(self.h.iter().map(|&g| bits.image(g, p)));
+            for a in 0..bits.n as u8 {
+                if p >> a & 1 == 1 && !bits.from[a as usize].is_empty() {
+                    chains.push((i as u32, p ^ (1 << a), a, first));
+                }
+            }
+        }
+        let (mut next, mut next_imgs): (Vec<(Chain, u64)>, Vec<u64>) = (Vec::new(), Vec::new());
+        while !chains.is_empty() {
+            next.clear();
+            next_imgs.clear();
+            for &(i, rest, at, im) in &chains {
+                for &(b, c) in &bits.from[at as usize] {
+                    if rest >> b & 1 == 1 && rest >> c & 1 == 0 {
+                        let at_ = next_imgs.len();
+                        let mut key = u64::MAX;
+                        for (k, perm) in hp.iter().enumerate() {
+                            let moved = 1 << perm[at as usize] | 1 << perm[b as usize];
+                            let x = imgs[im + k] ^ (moved | 1 << perm[c as usize]);
+                            next_imgs.push(x);
+                            key = key.min(x);
+                        }
+                        if let Some(t) = self.table(bits, key) {
+                            t.prefetch(key);
+                        }
+                        next.push(((i, rest ^ (1 << b), c, at_), key));
+                    }
+                }
+            }
+            chains.clear();
+            imgs.clear();
+            for &((i, rest2, c, im), key) in &next {
+                if let Some(id) = self.id_of_least(bits, key) {
+                    ends.push((i, id));
+                    chains.push((i, rest2, c, imgs.len()));
+                    imgs.extend_from_slice(&next_imgs[im..im + nh]);
+                }
+            }
+        }
+    }
+
+    /// The level's table a position belongs in, by its number of men.
+    fn table(&self, bits: &Bits, p: u64) -> Option<&Lookup> {
+        let j = (bits.n - 1).checked_sub(p.count_ones() as usize)?;
+        self.tables.get(j)
+    }
+
+    /// The number of a position given as its least image under H, if it is on some play.
+    fn id_of_least(&self, bits: &Bits, c: u64) -> Option<usize> {
+        let j = (bits.n - 1).checked_sub(c.count_ones() as usize)?;
+        let slot = self.tables.get(j)?.find(c)?;
+        Some(self.offsets[j] + slot)
+    }
+
     /// The fewest moves from each position to the finish (number `last`), level by level from
     /// the last (a move ends at a later level: each jump removes a man), each level's
-    /// positions in two threads.
+    /// positions in two threads, a batch at a time.
     fn to_end(&self, bits: &Bits, last: usize, lim: &Limits) -> Result<Vec<u8>, Stop> {
         let total = *self.offsets.last().expect("0");
         let mut to_end = vec![FAR; total];
@@ -294,48 +393,28 @@ impl<'a> Graph<'a> {
             let (lo, hi) = (self.offsets[j], self.offsets[j + 1]);
             let (here, later) = to_end.split_at_mut(hi);
             let later: &[u8] = later;
-            let slots = &self.tables[j].slots;
-            let part = slots.len().div_ceil(2).max(1);
-            let halves: Vec<Result<Vec<u8>, Stop>> = std::thread::scope(|s| {
-                let hs: Vec<_> = slots
-                    .chunks(part)
-                    .enumerate()
-                    .map(|(i, chunk)| {
-                        s.spawn(move || {
-                            let mut out = Vec::with_capacity(chunk.len());
-                            for (k, &p) in chunk.iter().enumerate() {
-                                if k % 4096 == 0 && lim.stopped() {
-                                    return Err(Stop::Interrupted);
-                                }
-                                let mut best = if lo + i * part + k == last { 0 } else { FAR };
-                                if p != u64::MAX {
-                                    moves_from(bits, &|q| self.id(bits, q), p, &mut |_, c, _| {
-                                        best = best.min(later[c - hi].saturating_add(1));
-                                    });
-                                }
-                                out.push(best);
-                            }
-                            Ok(out)
-                        })
-                    })
-                    .collect();
-                hs.into_iter()
-                    .map(|x| x.join().expect("a graph thread panicked"))
-                    .collect()
-            });
-            let mut at = lo;
-            for half in halves {
-                let half = half?;
-                here[at..at + half.len()].copy_from_slice(&half);
-                at += half.len();
-            }
+            let stop = || lim.stopped();
+            let level = par_batches(&self.tables[j].slots, &stop, &|at, batch, out| {
+                let mut ends = Vec::new();
+                self.move_ends(bits, batch, &mut ends);
+                for &(_, id) in &ends {
+                    prefetch(&later[id - hi]);
+                }
+                let base = out.len();
+                out.extend((0..batch.len()).map(|k| if lo + at + k == last { 0 } else { FAR }));
+                for &(i, id) in &ends {
+                    let best = &mut out[base + i as usize];
+                    *best = (*best).min(later[id - hi].saturating_add(1));
+                }
+            })?;
+            here[lo..].copy_from_slice(&level);
         }
         Ok(to_end)
     }
 
     /// The fewest moves from the start (number `first`) to each position, level by level from
-    /// the first, each level's moves pushed in two threads (an atomic least value per
-    /// position: the levels a move ends at are not yet read).
+    /// the first, each level's moves pushed in two threads, a batch at a time (an atomic
+    /// least value per position: the levels a move ends at are not yet read).
     fn distances_from(&self, bits: &Bits, first: usize, lim: &Limits) -> Result<Vec<u8>, Stop> {
         use std::sync::atomic::AtomicU8;
         let total = *self.offsets.last().expect("0");
@@ -345,36 +424,26 @@ impl<'a> Graph<'a> {
             let n = self.tables[j].len();
             lim.tell(|| format!("moves from the start: after {j} jumps, {n} positions"));
             let lo = self.offsets[j];
-            let slots = &self.tables[j].slots;
-            let part = slots.len().div_ceil(2).max(1);
-            let done: Vec<Result<(), Stop>> = std::thread::scope(|s| {
-                let hs: Vec<_> = slots
-                    .chunks(part)
-                    .enumerate()
-                    .map(|(i, chunk)| {
-                        let dist = &dist;
-                        s.spawn(move || {
-                            for (k, &p) in chunk.iter().enumerate() {
-                                if k % 4096 == 0 && lim.stopped() {
-                                    return Err(Stop::Interrupted);
-                                }
-                                let d = dist[lo + i * part + k].load(Ordering::Relaxed);
-                                if p == u64::MAX || d == FAR {
-                                    continue;
-                                }
-                                moves_from(bits, &|q| self.id(bits, q), p, &mut |_, c, _| {
-                                    dist[c].fetch_min(d + 1, Ordering::Relaxed);
-                                });
-                            }
-                            Ok(())
-                        })
-                    })
-                    .collect();
-                hs.into_iter()
-                    .map(|x| x.join().expect("a graph thread panicked"))
-                    .collect()
-            });
-            done.into_iter().collect::<Result<(), Stop>>()?;
+            let stop = || lim.stopped();
+            par_batches(
+                &self.tables[j].slots,
+                &stop,
+                &|at, batch, _: &mut Vec<()>| {
+                    let d = |k: usize| dist[lo + at + k].load(Ordering::Relaxed);
+                    // Positions not joined to the start have no moves to push.
+                    let reached: Vec<u64> = (0..batch.len())
+                        .map(|k| if d(k) == FAR { u64::MAX } else { batch[k] })
+                        .collect();
+                    let mut ends = Vec::new();
+                    self.move_ends(bits, &reached, &mut ends);
+                    for &(_, id) in &ends {
+                        prefetch(&dist[id]);
+                    }
+                    for &(i, id) in &ends {
+                        dist[id].fetch_min(d(i as usize) + 1, Ordering::Relaxed);
+                    }
+                },
+            )?;
         }
         Ok(dist.into_iter().map(AtomicU8::into_inner).collect())
     }

@@ -19,7 +19,7 @@
 //! cache, not evidence: a proof of a minimum is [`crate::proof`]'s own search.
 
 use super::disk::{Disk, Join, LevelFile, Merged, Sorter, io};
-use super::graph::{coset_reps, par_filter, solve_on_plays};
+use super::graph::{coset_reps, par_batches, par_filter, solve_on_plays};
 use super::prune::Pagodas;
 use super::{Bits, Limits, Lookup, Solved, Stop, depths};
 use crate::play::peg::PegBoard;
@@ -255,14 +255,35 @@ fn scan(
     lim: &Limits,
 ) -> Result<Vec<u64>, Stop> {
     let next = Lookup::new(next);
-    let keep = |r: u64, out: &mut Vec<u64>| {
-        for &x in reps {
-            let q = bits.image(side.g, bits.image(x, r));
-            let p = if backward { bits.full ^ q } else { q };
-            if bits.any_neighbour(p, backward, |c| next.find(bits.canon(h, c)).is_some()) {
-                out.push(bits.canon(h, p));
+    // A batch's look-ups are asked of the memory together (`next` is far larger than the
+    // caches), then made: the same test as "some neighbour is in `next`".
+    let keep = |_: usize, batch: &[u64], out: &mut Vec<u64>| {
+        let (mut ps, mut keys) = (Vec::new(), Vec::new());
+        for &r in batch {
+            for &x in reps {
+                let q = bits.image(side.g, bits.image(x, r));
+                let p = if backward { bits.full ^ q } else { q };
+                let owner = ps.len() as u32;
+                ps.push(p);
+                bits.neighbours(p, backward, |c| {
+                    let k = bits.canon(h, c);
+                    next.prefetch(k);
+                    keys.push((owner, k));
+                });
             }
         }
+        let mut hit = vec![false; ps.len()];
+        for (o, k) in keys {
+            if !hit[o as usize] && next.find(k).is_some() {
+                hit[o as usize] = true;
+            }
+        }
+        out.extend(
+            ps.iter()
+                .zip(hit)
+                .filter(|x| x.1)
+                .map(|x| bits.canon(h, *x.0)),
+        );
     };
     let mut input = level.stream(0, level.len)?;
     let mut out = Vec::new();
@@ -271,7 +292,7 @@ fn scan(
         if block.is_empty() {
             break;
         }
-        out.extend(par_filter(&block, &|| lim.stopped(), &keep)?);
+        out.extend(par_batches(&block, &|| lim.stopped(), &keep)?);
     }
     out.sort_unstable();
     out.dedup();
