@@ -33,6 +33,7 @@ fn army_proof(army: Army, level: i32, men: &[Cell], play: &[Step]) -> Proof {
             cells: 0,
             last_over: Vec::new(),
             counts: Vec::new(),
+            levels: None,
         }),
         play: Some(Play {
             army: men.to_vec(),
@@ -146,6 +147,7 @@ fn a_longer_play_claimed_fewest_is_refused_by_the_search() {
             Cell::xy(1, 0),
         ],
         counts: vec![1; long as usize],
+        levels: None,
     });
     assert!(refused(&claimed).contains("a play of 10 moves reaches the goal"));
 }

@@ -129,6 +129,7 @@ pub(crate) fn proof_of(
             cells: 0,
             last_over: Vec::new(),
             counts: Vec::new(),
+            levels: None,
         }),
         play: Some(Play {
             army: men.to_vec(),
@@ -141,12 +142,22 @@ pub(crate) fn proof_of(
 /// Fills the claim of `proof` by the checker's own search
 /// ([`crate::proof::moves::prepare`]) and writes it whole to `path`: Ok(Ok(path)) when
 /// written, Ok(Err(why)) when no proof can be made (said on stderr; the answer stands).
-pub(crate) fn write_proof(path: &Path, mut proof: Proof) -> Result<Result<PathBuf, String>, Error> {
+/// With `by_levels` (a board), the claim is made by the checker's search by levels
+/// ([`crate::proof::fewest::prepare`]) instead.
+pub(crate) fn write_proof(
+    path: &Path,
+    mut proof: Proof,
+    by_levels: bool,
+) -> Result<Result<PathBuf, String>, Error> {
     let board = match &proof.claim {
         Claim::Moves(c) => c.board,
         _ => None,
     };
-    match crate::proof::moves::prepare(&proof, board) {
+    let claim = match board {
+        Some(vf) if by_levels => crate::proof::fewest::prepare(&proof, vf),
+        _ => crate::proof::moves::prepare(&proof, board),
+    };
+    match claim {
         Ok(claim) => {
             proof.claim = Claim::Moves(claim);
             crate::files::write_atomic(path, &proof.to_bytes(path)?)?;
@@ -160,13 +171,14 @@ pub(crate) fn write_proof(path: &Path, mut proof: Proof) -> Result<Result<PathBu
 }
 
 /// With --proof on a board problem: the proof of a proven minimum (`play`, when `proven`)
-/// written, or why none was.
+/// written, or why none was; its claim made by the checker's search by levels when
+/// `by_levels`, else by its search by moves.
 pub(crate) fn board_proof(
     a: &MovesArgs,
     board: &crate::play::peg::PegBoard,
     (v, f): (Cell, Cell),
     start: &[Cell],
-    (play, proven): (Option<&[Step]>, bool),
+    (play, proven, by_levels): (Option<&[Step]>, bool, bool),
 ) -> Result<Option<Result<PathBuf, String>>, Error> {
     let Some(path) = &a.proof else {
         return Ok(None);
@@ -185,7 +197,7 @@ pub(crate) fn board_proof(
         board.fingerprint(v, f),
     );
     let proof = proof_of(named, 0, Some((v, f)), (start, play));
-    write_proof(path, proof).map(Some)
+    write_proof(path, proof, by_levels).map(Some)
 }
 
 /// Adds the fields of `extra` (an object) to `j` (an object).

@@ -170,7 +170,13 @@ fn report(
         _ => None,
     };
     let proven = ans.status == moves::Status::Optimal;
-    let written = board_proof(a, board, (v, f), start, (ans.play.as_deref(), proven))?;
+    let written = board_proof(
+        a,
+        board,
+        (v, f),
+        start,
+        (ans.play.as_deref(), proven, false),
+    )?;
     if a.json {
         let mut j = answer_json(
             (&board.name, 0, start.len()),

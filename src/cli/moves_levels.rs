@@ -58,7 +58,7 @@ pub fn moves(
         }
         _ => None,
     };
-    let written = board_proof(a, board, (v, f), start, (s.play.as_deref(), true))?;
+    let written = board_proof(a, board, (v, f), start, (s.play.as_deref(), true, true))?;
     let mut j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
     if let Some(d) = &lim.disk {
         j["levels_on_disk"] = json!(d.dir.display().to_string());

@@ -78,6 +78,9 @@ pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
         return super::peg::check(proof, claim, opts.expected.as_ref());
     }
     if let Claim::Moves(claim) = &proof.claim {
+        if let Some(stated) = &claim.levels {
+            return super::fewest::check(proof, claim, stated, opts.expected.as_ref());
+        }
         return super::moves::check(proof, claim, opts.expected.as_ref());
     }
     let t0 = Instant::now();

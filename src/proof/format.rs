@@ -120,6 +120,24 @@ pub struct MovesClaim {
     pub cells: u64,
     pub last_over: Vec<Cell>,
     pub counts: Vec<u64>,
+    /// Present for a board claim proven by the checker's search by levels
+    /// ([`super::fewest`]) instead of its search by moves (`cells`, `last_over` and `counts`
+    /// are then unused): every level's count as that search made it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub levels: Option<LevelCounts>,
+}
+
+/// The counts of the checker's search by levels for a board's fewest moves
+/// ([`super::fewest`]), each compared so that a mismatch names its level: the symmetries
+/// kept (those of the board fixing the vacancy and the finish), the positions of each
+/// forward level (j jumps from the start) and backward level (k jumps before the finish),
+/// and the positions on some play after each number of jumps.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LevelCounts {
+    pub symmetries: usize,
+    pub forward: Vec<u64>,
+    pub backward: Vec<u64>,
+    pub on_plays: Vec<u64>,
 }
 
 /// One board problem and its verdict.

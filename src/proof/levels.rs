@@ -285,6 +285,25 @@ pub fn balanced(s: &Space, start: u64) -> Outcome {
     }
 }
 
+/// Every level of one side, 0 … `depth` (fewer when one is empty), each sorted: forward from
+/// `start`, backward from the finish alone. Err(j): level j would hold more than
+/// `max_level` positions.
+pub fn every_level(
+    s: &Space,
+    start: u64,
+    forward: bool,
+    depth: usize,
+) -> Result<Vec<Vec<u64>>, usize> {
+    let from = if forward { start } else { 1u64 << s.finish };
+    let mut side = Side::new(s, start, from, forward);
+    let mut levels = vec![side.level.clone()];
+    while side.depth() < depth && !side.level.is_empty() {
+        side.advance(s)?;
+        levels.push(side.level.clone());
+    }
+    Ok(levels)
+}
+
 /// The outcome of two sides grown as far as they go: the positions their last levels share
 /// when together they span the N jumps of a play, else none.
 fn met(mut ahead: Side, mut back: Side, total: usize) -> Outcome {

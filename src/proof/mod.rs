@@ -10,7 +10,8 @@
 //! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
 //! infeasible system with `--cbc`), and `deferred`, the queue that makes those solver calls
 //! after the walk, in parallel; [`verify`], the independent replay of a play; [`peg`], the
-//! board problems' checks; [`moves`], the fewest moves' (its own search by moves); [`vipr`],
+//! board problems' checks; [`moves`], the fewest moves' (its own search by moves) and
+//! [`fewest`], a board's fewest moves by its own search by levels; [`vipr`],
 //! the export of the exact certificates to the VIPR format, for checkers outside solarmy.
 //!
 //! Uses only [`crate::problem`] and [`crate::weight`] below it, so nothing here imports the
@@ -22,6 +23,7 @@ pub mod bind;
 pub mod check;
 mod deferred;
 pub mod farkas;
+pub mod fewest;
 pub mod format;
 pub mod ip;
 pub mod levels;

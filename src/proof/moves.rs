@@ -314,13 +314,13 @@ pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
     Outcome::Counts(counts)
 }
 
-struct Checker {
-    step: usize,
-    context: String,
+pub(super) struct Checker {
+    pub(super) step: usize,
+    pub(super) context: String,
 }
 
 impl Checker {
-    fn fail(&self, message: String) -> CheckError {
+    pub(super) fn fail(&self, message: String) -> CheckError {
         CheckError {
             step: self.step,
             context: self.context.clone(),
@@ -328,7 +328,11 @@ impl Checker {
         }
     }
 
-    fn expect(&mut self, ok: bool, message: impl FnOnce() -> String) -> Result<(), CheckError> {
+    pub(super) fn expect(
+        &mut self,
+        ok: bool,
+        message: impl FnOnce() -> String,
+    ) -> Result<(), CheckError> {
         self.step += 1;
         if ok {
             return Ok(());
@@ -361,18 +365,7 @@ pub fn check(
         step: 0,
         context: format!("{what}, setup"),
     };
-    c.expect(proof.format == FORMAT, || {
-        format!("format '{}', expected '{FORMAT}'", proof.format)
-    })?;
-    let play = proof.play.as_ref();
-    c.expect(play.is_some(), || {
-        "a fewest-moves claim needs a play".into()
-    })?;
-    let r = rebuild(&mut c, proof, claim, play.unwrap(), expected)?;
-    c.context = format!("{what}, play");
-    c.expect(r.moves == claim.moves as usize, || {
-        format!("the play takes {} moves, claimed {}", r.moves, claim.moves)
-    })?;
+    let r = rebuilt(&mut c, proof, claim, expected)?;
     c.context = format!("{what}, premises");
     let g = &r.ground;
     c.expect(g.cells.len() as u64 == claim.cells, || {
@@ -407,6 +400,41 @@ pub fn check(
         seconds: t0.elapsed().as_secs_f64(),
         ..Summary::default()
     })
+}
+
+/// The proof's problem rebuilt and bound to its fingerprint, and its play replayed in the
+/// moves claimed (under `c`'s context, then "play").
+fn rebuilt(
+    c: &mut Checker,
+    proof: &Proof,
+    claim: &MovesClaim,
+    expected: Option<&crate::problem::file::Spec>,
+) -> Result<Rebuilt, CheckError> {
+    c.expect(proof.format == FORMAT, || {
+        format!("format '{}', expected '{FORMAT}'", proof.format)
+    })?;
+    let play = proof.play.as_ref();
+    c.expect(play.is_some(), || {
+        "a fewest-moves claim needs a play".into()
+    })?;
+    let r = rebuild(c, proof, claim, play.unwrap(), expected)?;
+    c.context = format!("{}, play", c.context.rsplit_once(", ").map_or("", |x| x.0));
+    c.expect(r.moves == claim.moves as usize, || {
+        format!("the play takes {} moves, claimed {}", r.moves, claim.moves)
+    })?;
+    Ok(r)
+}
+
+/// [`rebuilt`] for another method's checker: the fingerprint, and whether the proof recorded
+/// it.
+pub(super) fn replayed(
+    c: &mut Checker,
+    proof: &Proof,
+    claim: &MovesClaim,
+    expected: Option<&crate::problem::file::Spec>,
+) -> Result<(String, bool), CheckError> {
+    let r = rebuilt(c, proof, claim, expected)?;
+    Ok((r.fingerprint, r.recorded))
 }
 
 /// The search by moves run again: no play of fewer than `claim.moves` moves, and the counts
@@ -481,7 +509,7 @@ fn rebuild(
     })
 }
 
-type Built = (crate::problem::file::Spec, Ground, usize);
+pub(super) type Built = (crate::problem::file::Spec, Ground, usize);
 
 fn army_problem(proof: &Proof, play: &Play, steps: &[Step]) -> Result<Built, String> {
     let army = match &proof.model {
@@ -506,7 +534,7 @@ fn army_problem(proof: &Proof, play: &Play, steps: &[Step]) -> Result<Built, Str
     Ok((army.problem().spec.clone(), ground, r.moves))
 }
 
-fn board_problem(
+pub(super) fn board_problem(
     proof: &Proof,
     play: &Play,
     steps: &[Step],
@@ -577,6 +605,7 @@ pub fn prepare(proof: &Proof, board: Option<(Cell, Cell)>) -> Result<MovesClaim,
             cells: g.cells.len() as u64,
             last_over: g.last_over.clone(),
             counts,
+            levels: None,
         }),
         Outcome::Reached(k) => Err(format!("the checker's search finds a play of {k} moves")),
         Outcome::TooMany(k) => Err(format!(

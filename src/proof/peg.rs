@@ -20,16 +20,16 @@ use std::collections::{BTreeSet, HashSet};
 use std::time::Instant;
 
 /// The board as the checker sees it.
-struct Board {
-    holes: Vec<Cell>,
+pub(super) struct Board {
+    pub(super) holes: Vec<Cell>,
     directions: Vec<Cell>,
     /// (from, over, to) as hole indices.
-    jumps: Vec<(usize, usize, usize)>,
+    pub(super) jumps: Vec<(usize, usize, usize)>,
 }
 
 impl Board {
     /// The board of a model file's text, with the model itself (to bind the proof to).
-    fn from_model(text: &str) -> Result<(Spec, Board), String> {
+    pub(super) fn from_model(text: &str) -> Result<(Spec, Board), String> {
         let p = Problem::parse(text)?;
         let s = &p.spec;
         let Cells::List(set) = &s.cells else {
@@ -64,7 +64,7 @@ impl Board {
         ))
     }
 
-    fn hole(&self, c: Cell) -> Option<usize> {
+    pub(super) fn hole(&self, c: Cell) -> Option<usize> {
         self.holes.binary_search(&c).ok()
     }
 
@@ -72,7 +72,7 @@ impl Board {
     /// M an integer matrix of entries −1, 0, 1 and determinant ±1 (the square and the
     /// triangular lattices' isometries among them) that map the holes onto the holes and the
     /// directions onto the directions, so that they map jumps to jumps.
-    fn symmetries(&self) -> Vec<Vec<usize>> {
+    pub(super) fn symmetries(&self) -> Vec<Vec<usize>> {
         let dirs: BTreeSet<Cell> = self.directions.iter().copied().collect();
         let mut out = Vec::new();
         let entries = [-1i32, 0, 1];

@@ -1,0 +1,121 @@
+//! A board's fewest moves proven by the checker's own search by levels
+//! (`solarmy::proof::fewest`): `moves --proof` on a board writes a claim by levels that
+//! `check` accepts; its minimum agrees with the checker's search by moves on the triangle; a
+//! tampered claim (a count, the symmetries, the moves, the problem) is refused with a
+//! one-line reason naming what differs.
+
+mod common;
+use common::{scratch, solarmy};
+use solarmy::problem::geometry::Cell;
+use solarmy::proof::check::{self, Options as CheckOptions};
+use solarmy::proof::format::{Claim, MovesClaim, Proof};
+use std::path::{Path, PathBuf};
+
+fn results(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
+}
+
+fn claim_of(proof: &mut Proof) -> &mut MovesClaim {
+    match &mut proof.claim {
+        Claim::Moves(c) => c,
+        _ => unreachable!(),
+    }
+}
+
+/// The check's error, which must be one line.
+fn refused(proof: &Proof) -> String {
+    let e = check::check(proof, &CheckOptions::default())
+        .expect_err("a tampered proof must be refused")
+        .to_string();
+    assert!(!e.contains('\n'), "{e}");
+    e
+}
+
+/// `moves --proof` on a board problem of `model`: the proof written.
+fn board_proof(model: &str, v: &str, f: &str, dir: &Path) -> Proof {
+    let file = dir.join(format!("{v}-{f}.json"));
+    let model = results(model);
+    let (code, out, err) = solarmy(&[
+        "moves",
+        "--model",
+        model.to_str().unwrap(),
+        &format!("--vacancy={v}"),
+        &format!("--finish={f}"),
+        "--proof",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wrote"), "{out}");
+    Proof::read(&file).unwrap()
+}
+
+#[test]
+fn the_search_by_levels_agrees_with_the_search_by_moves_on_the_triangle() {
+    let dir = scratch("fewest-proof");
+    for (v, f) in [
+        ("0,0", "3,0"),
+        ("2,0", "2,0"),
+        ("1,0", "1,0"),
+        ("0,0", "0,0"),
+    ] {
+        let proof = board_proof("models/triangle5.toml", v, f, &dir);
+        let claim = match &proof.claim {
+            Claim::Moves(c) => c.clone(),
+            _ => unreachable!(),
+        };
+        let levels = claim.levels.as_ref().expect("a board's claim is by levels");
+        assert!(levels.on_plays.iter().all(|&n| n > 0), "{v} {f}");
+        let summary = check::check(&proof, &CheckOptions::default()).unwrap();
+        assert!(
+            summary.claim.contains("search by levels"),
+            "{}",
+            summary.claim
+        );
+        // The search by moves, on the same play, makes the same claim of moves.
+        let by_moves = solarmy::proof::moves::prepare(&proof, claim.board).unwrap();
+        assert_eq!(by_moves.moves, claim.moves, "{v} {f}");
+    }
+}
+
+#[test]
+fn a_tampered_claim_by_levels_is_refused_naming_what_differs() {
+    let dir = scratch("fewest-tamper");
+    let good = board_proof("models/triangle5.toml", "0,0", "3,0", &dir);
+
+    let mut p = good.clone();
+    let levels = claim_of(&mut p).levels.as_mut().unwrap();
+    levels.on_plays[4] += 1;
+    let e = refused(&p);
+    assert!(e.contains("positions on some play after jumps 4"), "{e}");
+
+    let mut p = good.clone();
+    claim_of(&mut p).levels.as_mut().unwrap().forward[2] -= 1;
+    assert!(refused(&p).contains("forward level 2"));
+
+    let mut p = good.clone();
+    claim_of(&mut p).levels.as_mut().unwrap().symmetries += 1;
+    assert!(refused(&p).contains("symmetries fix the vacancy and the finish"));
+
+    let mut p = good.clone();
+    claim_of(&mut p).moves -= 1;
+    assert!(refused(&p).contains("moves, claimed"));
+
+    // Another problem under the same counts: the finish changed.
+    let mut p = good.clone();
+    claim_of(&mut p).board = Some((Cell::xy(0, 0), Cell::xy(2, 0)));
+    refused(&p);
+}
+
+#[test]
+#[ignore = "about a minute: the English central game, 1.7 million positions on some play"]
+fn the_english_central_game_is_proven_in_18_moves() {
+    let dir = scratch("fewest-english");
+    let proof = board_proof("models/english.toml", "0,0", "0,0", &dir);
+    let s = check::check(&proof, &CheckOptions::default()).unwrap();
+    assert!(s.claim.contains("fewest moves 18"), "{}", s.claim);
+    assert!(
+        s.claim.contains("1679072 positions on some play"),
+        "{}",
+        s.claim
+    );
+}
