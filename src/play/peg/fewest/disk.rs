@@ -293,6 +293,21 @@ impl<T: Item> Stream<T> {
         Ok(Some(T::get(b, self.width)))
     }
 
+    /// `f` on each block of up to `n` items, in order, to the end of the stream.
+    pub(super) fn each_block(
+        &mut self,
+        n: usize,
+        mut f: impl FnMut(&[T]) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
+        loop {
+            let block = self.block(n)?;
+            if block.is_empty() {
+                return Ok(());
+            }
+            f(&block)?;
+        }
+    }
+
     /// Up to `n` items.
     pub(super) fn block(&mut self, n: usize) -> Result<Vec<T>, Stop> {
         let mut out = Vec::with_capacity(n.min(self.left as usize));

@@ -124,18 +124,13 @@ pub(super) fn next_level(
             .map(|t| {
                 s.spawn(move || {
                     let mut sorter = Sorter::new(disk, dir, prev.width, cap);
-                    let mut input = prev.stream(t * half, half)?;
                     let mut buf = Vec::new();
-                    loop {
-                        let block = input.block(BLOCK)?;
-                        if block.is_empty() {
-                            return Ok(sorter);
-                        }
+                    prev.stream(t * half, half)?.each_block(BLOCK, |block| {
                         if lim.stopped() {
                             return Err(Stop::Interrupted);
                         }
                         buf.clear();
-                        for p in block {
+                        for &p in block {
                             let from = buf.len();
                             bits.children(p, &mut buf);
                             for c in &mut buf[from..] {
@@ -147,8 +142,9 @@ pub(super) fn next_level(
                         });
                         buf.sort_unstable();
                         buf.dedup();
-                        sorter.extend(&buf)?;
-                    }
+                        sorter.extend(&buf)
+                    })?;
+                    Ok(sorter)
                 })
             })
             .collect();
@@ -226,16 +222,7 @@ fn filter(
     };
     match source {
         Source::Memory(items) => items.chunks(BLOCK).try_for_each(&mut feed)?,
-        Source::File(l) => {
-            let mut input = l.stream(0, l.len)?;
-            loop {
-                let block = input.block(BLOCK)?;
-                if block.is_empty() {
-                    break;
-                }
-                feed(&block)?;
-            }
-        }
+        Source::File(l) => l.stream(0, l.len)?.each_block(BLOCK, feed)?,
     }
     join(sorter.finish()?, level)
 }
@@ -285,15 +272,11 @@ fn scan(
                 .map(|x| bits.canon(h, *x.0)),
         );
     };
-    let mut input = level.stream(0, level.len)?;
     let mut out = Vec::new();
-    loop {
-        let block = input.block(BLOCK)?;
-        if block.is_empty() {
-            break;
-        }
-        out.extend(par_batches(&block, &|| lim.stopped(), &keep)?);
-    }
+    level.stream(0, level.len)?.each_block(BLOCK, |block| {
+        out.extend(par_batches(block, &|| lim.stopped(), &keep)?);
+        Ok(())
+    })?;
     out.sort_unstable();
     out.dedup();
     Ok(out)
