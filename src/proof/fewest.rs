@@ -24,11 +24,10 @@
 //! Every level's count is stated in the proof and compared, so a mismatch names its level.
 
 use super::format::{LevelCounts, MovesClaim, Proof};
-use super::levels::{Space, byte_tables, every_level};
-use super::moves::{Checker, board_problem};
+use super::levels::{Canon, Space, every_level};
+use super::moves::{Checker, board_problem, steps_of};
 use super::peg::Board;
 use super::summary::Summary;
-use super::verify::Step;
 use crate::error::CheckError;
 use crate::problem::geometry::Cell;
 use std::time::Instant;
@@ -46,8 +45,7 @@ struct Search {
     /// The jumps by their from-hole: (over, to).
     from: Vec<Vec<(usize, usize)>>,
     group: Vec<Vec<usize>>,
-    /// Byte tables of each symmetry of the group.
-    tables: Vec<Vec<[u64; 256]>>,
+    canon: Canon,
     v: usize,
     f: usize,
 }
@@ -60,7 +58,7 @@ impl Search {
             .into_iter()
             .filter(|g| g[v] == v && g[f] == f)
             .collect();
-        let tables = group.iter().map(|g| byte_tables(n, |h| g[h])).collect();
+        let canon = Canon::new(n, &group);
         let mut from = vec![Vec::new(); n];
         for &(a, b, c) in &board.jumps {
             from[a].push((b, c));
@@ -70,7 +68,7 @@ impl Search {
             jumps: board.jumps.clone(),
             from,
             group,
-            tables,
+            canon,
             v,
             f,
         }
@@ -78,13 +76,7 @@ impl Search {
 
     /// The least image of p under the group.
     fn least(&self, p: u64) -> u64 {
-        self.tables.iter().fold(p, |best, t| {
-            let img = t
-                .iter()
-                .enumerate()
-                .fold(0, |acc, (k, t)| acc | t[(p >> (8 * k)) as usize & 255]);
-            best.min(img)
-        })
+        self.canon.least(p)
     }
 
     /// The least images of every child (`back` false) or parent (`back` true) of each
@@ -257,11 +249,7 @@ fn search(proof: &Proof, (v, f): (Cell, Cell)) -> Result<(Option<u8>, LevelCount
 /// shorter play exists, a level too large).
 pub fn prepare(proof: &Proof, (v, f): (Cell, Cell)) -> Result<MovesClaim, String> {
     let play = proof.play.as_ref().ok_or("no play")?;
-    let steps: Vec<Step> = play
-        .jumps
-        .iter()
-        .map(|&(from, over, to)| Step { from, over, to })
-        .collect();
+    let steps = steps_of(play);
     let (_, _, moves) = board_problem(proof, play, &steps, (v, f))?;
     let (fewest, counts) = search(proof, (v, f))?;
     match fewest {

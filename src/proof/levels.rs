@@ -89,7 +89,7 @@ fn image(g: &[usize], p: u64) -> u64 {
 }
 
 /// A position's images: the least of them represents its orbit.
-struct Canon {
+pub(super) struct Canon {
     /// tables[g][k][byte] = the image under g of the holes 8k … 8k+7 given by `byte`.
     tables: Vec<Vec<[u64; 256]>>,
 }
@@ -115,7 +115,7 @@ pub fn byte_tables(n: usize, g: impl Fn(usize) -> usize) -> Vec<[u64; 256]> {
 }
 
 impl Canon {
-    fn new(n: usize, perms: &[Vec<usize>]) -> Canon {
+    pub(super) fn new(n: usize, perms: &[Vec<usize>]) -> Canon {
         let tables = perms.iter().map(|g| byte_tables(n, |h| g[h])).collect();
         Canon { tables }
     }
@@ -139,7 +139,8 @@ impl Canon {
             .fold(q, |best, (img, f)| best.min(img ^ f))
     }
 
-    fn least(&self, p: u64) -> u64 {
+    /// The least of p and its images.
+    pub(super) fn least(&self, p: u64) -> u64 {
         self.tables.iter().fold(p, |best, t| {
             let img = t
                 .iter()

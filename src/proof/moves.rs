@@ -481,11 +481,7 @@ fn rebuild(
     play: &Play,
     expected: Option<&crate::problem::file::Spec>,
 ) -> Result<Rebuilt, CheckError> {
-    let steps: Vec<Step> = play
-        .jumps
-        .iter()
-        .map(|&(from, over, to)| Step { from, over, to })
-        .collect();
+    let steps = steps_of(play);
     let built = match claim.board {
         None => army_problem(proof, play, &steps),
         Some((v, f)) => board_problem(proof, play, &steps, (v, f)),
@@ -580,6 +576,14 @@ pub(super) fn board_problem(
     Ok((s.clone(), ground, r.moves))
 }
 
+/// A proof's play as steps.
+pub(super) fn steps_of(play: &Play) -> Vec<Step> {
+    play.jumps
+        .iter()
+        .map(|&(from, over, to)| Step { from, over, to })
+        .collect()
+}
+
 /// The claim for a proof whose play and problem are filled in (its claim's `counts` and
 /// premises not yet): the problem rebuilt as [`check`] rebuilds it, the play replayed, and
 /// the search run for `moves`, the play's move count (the writer's side of [`check`]). Err
@@ -587,11 +591,7 @@ pub(super) fn board_problem(
 /// too large to check).
 pub fn prepare(proof: &Proof, board: Option<(Cell, Cell)>) -> Result<MovesClaim, String> {
     let play = proof.play.as_ref().ok_or("no play")?;
-    let steps: Vec<Step> = play
-        .jumps
-        .iter()
-        .map(|&(from, over, to)| Step { from, over, to })
-        .collect();
+    let steps = steps_of(play);
     let (_, g, moves) = match board {
         None => army_problem(proof, play, &steps),
         Some(vf) => board_problem(proof, play, &steps, vf),
