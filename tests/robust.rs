@@ -627,6 +627,7 @@ fn every_script_has_help_and_refuses_unknown_arguments() {
         "replay.py",
         "binary",
         "catalog",
+        "find-army",
     ] {
         let path = format!("{root}/scripts/{script}");
         let run = |arg: &str| {

@@ -34,6 +34,7 @@ pub mod check_stop;
 pub mod count;
 pub mod envelope;
 pub mod help;
+pub mod incumbent;
 pub mod jobs;
 pub mod moves;
 pub mod moves_args;
@@ -49,6 +50,7 @@ use crate::report::export;
 use crate::report::render;
 use crate::search::find::{self, FindReport};
 use crate::search::minimum::{self, Outcome, Request, Status};
+use crate::search::outcome::Found;
 use crate::weight::pagoda::Pagoda;
 pub use args::*;
 pub use bounds::bounds;
@@ -93,7 +95,12 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         verbose: a.display.verbose,
         ..Request::new(army, level)
     };
-    let (out, find) = climb_after_find(req, a.find)?;
+    // An army given is replayed before anything is solved: a bad file fails at once.
+    let given = match &a.incumbent {
+        Some(files) => Some(incumbent::read(army, level, files)?),
+        None => None,
+    };
+    let (out, find) = climb_after_find(req, a.find, given)?;
     // The answer first, then the files: a file that cannot be written never hides it.
     let files = match (&a.out, out.verified) {
         (Some(dir), true) => Some(output_paths(dir, &format!("{}-{}", out.army, out.level))),
@@ -134,16 +141,19 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
 
 /// The climb, after the search for an army when `find` asks for one: that search takes up
 /// to `find` seconds of the time limit, and the climb the rest, capped by its army.
+/// An army given (`--incumbent`) caps the climb too, the smaller of the two when both are.
 fn climb_after_find(
     mut req: Request,
     find: Option<f64>,
+    given: Option<Found>,
 ) -> Result<(Outcome, Option<FindReport>), Error> {
     let Some(secs) = find else {
+        req.incumbent = given;
         return Ok((minimum::find_minimum(&req)?, None));
     };
     let report = find::find_army(&req, req.time_limit.map_or(secs, |t| t.min(secs)))?;
     req.time_limit = req.time_limit.map(|t| (t - report.seconds).max(0.0));
-    req.incumbent = report.found.clone();
+    req.incumbent = incumbent::better(given, report.found.clone());
     let mut out = minimum::find_minimum(&req)?;
     out.seconds += report.seconds;
     Ok((out, Some(report)))
