@@ -79,6 +79,12 @@ pub enum Tree {
     /// its system, which the checker re-solves (HiGHS, and CBC when asked), so the step
     /// rests on the solvers' word for that part only.
     Solver,
+    /// A Chvátal–Gomory cut ([`super::cut`]): the row it derives is appended to the rows
+    /// in force, numbered after them, for `then`. Older files have none and read unchanged.
+    Cut {
+        cut: super::cut::Cut,
+        then: Box<Tree>,
+    },
 }
 
 /// Deepest [`Tree`] that [`check_tree`] walks (it recurses once per split of either kind).
@@ -199,10 +205,11 @@ pub fn leaves_to_solvers(tree: &Tree) -> bool {
         Tree::Split { below, above, .. } | Tree::SplitRow { below, above, .. } => {
             leaves_to_solvers(below) || leaves_to_solvers(above)
         }
+        Tree::Cut { then, .. } => leaves_to_solvers(then),
     }
 }
 
-fn describe(path: &[String]) -> String {
+pub(super) fn describe(path: &[String]) -> String {
     if path.is_empty() {
         "at the root".into()
     } else {
@@ -213,7 +220,7 @@ fn describe(path: &[String]) -> String {
 /// Checks `tree` on the box `cols`, against `grown` (the system with the rows of the
 /// splits on rows above) when there is one, else `sys`. Solver leaves are collected into
 /// `left` when it is Some, refused when it is None.
-fn walk(
+pub(super) fn walk(
     sys: &LinearSystem,
     grown: &mut Option<LinearSystem>,
     tree: &Tree,
@@ -221,7 +228,11 @@ fn walk(
     path: &mut Vec<String>,
     left: &mut Option<Vec<LinearSystem>>,
 ) -> Result<(), String> {
-    if path.len() >= MAX_TREE_DEPTH && matches!(tree, Tree::Split { .. } | Tree::SplitRow { .. }) {
+    let inner = matches!(
+        tree,
+        Tree::Split { .. } | Tree::SplitRow { .. } | Tree::Cut { .. }
+    );
+    if path.len() >= MAX_TREE_DEPTH && inner {
         return Err(format!(
             "split {}, …: the tree is deeper than {MAX_TREE_DEPTH}",
             describe(&path[..3])
@@ -279,6 +290,9 @@ fn walk(
             cols,
             (path, left),
         ),
+        Tree::Cut { cut, then } => {
+            super::cut::walk_cut(sys, grown, (cut, then), cols, (path, left))
+        }
     }
 }
 
