@@ -245,3 +245,28 @@ fn cut_trees_survive_json_and_old_trees_still_read() {
     let old: Tree = serde_json::from_str(old).unwrap();
     assert_eq!(check_tree(&half(), &old), Ok(()));
 }
+
+/// The generator (`certify --cut-rounds`): Gomory cuts off HiGHS's basis, made exact, close
+/// programs whose LP is feasible without a split.
+#[test]
+fn gomory_rounds_close_small_programs_without_a_split() {
+    use solarmy::ip::certify::{Rounds, size, tree_with_cuts};
+    let r = Rounds {
+        rounds: 5,
+        per_round: 5,
+        nodes: 0,
+    };
+    // 2x0 + 2x1 + 2x2 = 3 over binaries, and the half system.
+    let odd = LinearSystem {
+        cols: vec![(0, Some(1)); 3],
+        rows: vec![eq(&[(0, 2), (1, 2), (2, 2)], 3)],
+    };
+    for sys in [half(), odd] {
+        let (tree, cuts, nodes) = tree_with_cuts(&sys, r, Some(10.0));
+        let tree = tree.expect("a tree");
+        assert_eq!(check_tree(&sys, &tree), Ok(()));
+        assert!(cuts >= 1 && nodes == 0, "{cuts} cuts, {nodes} nodes");
+        assert_eq!(size(&tree), cuts + 1);
+        assert!(matches!(tree, Tree::Cut { .. }));
+    }
+}
