@@ -1,4 +1,4 @@
-//! Chvátal–Gomory cuts in a certificate tree ([`super::farkas::Tree::Cut`]): this module
+//! Chvátal–Gomory cuts in a certificate tree (`Tree::Cut` of [`super::farkas`], which walks it): this module
 //! derives the row a cut adds, in exact integer arithmetic, or says why it cannot.
 //!
 //! A cut names integer multipliers y_i on the rows in force at its node (the system's, the
@@ -14,7 +14,7 @@
 //!
 //! Arithmetic is in i128 and checked: an overflow rejects the cut, it never wraps.
 
-use super::farkas::{LinearSystem, Row, Tree, describe, walk};
+use super::system::Row;
 use serde::{Deserialize, Serialize};
 
 /// A Chvátal–Gomory cut, as [`self`] states it.
@@ -132,27 +132,4 @@ pub fn derive(rows: &[Row], cols: &[(i64, Option<i64>)], cut: &Cut) -> Result<Ro
         lo: Some(lo),
         hi: None,
     })
-}
-
-/// Checks a [`Tree::Cut`] node: derives its row on the rows in force and the box `cols`,
-/// then walks `then` with that row appended (numbered after the rows in force). An error
-/// names the node's path and the cut: its number among the cuts on the path, and its row.
-pub(super) fn walk_cut(
-    sys: &LinearSystem,
-    grown: &mut Option<LinearSystem>,
-    (cut, then): (&Cut, &Tree),
-    cols: &mut [(i64, Option<i64>)],
-    (path, left): (&mut Vec<String>, &mut Option<Vec<LinearSystem>>),
-) -> Result<(), String> {
-    let rows = &grown.as_ref().unwrap_or(sys).rows;
-    let number = rows.len();
-    let k = 1 + path.iter().filter(|s| s.starts_with("cut ")).count();
-    let row = derive(rows, cols, cut)
-        .map_err(|e| format!("cut {k} (row {number}) {}: {e}", describe(path)))?;
-    grown.get_or_insert_with(|| sys.clone()).rows.push(row);
-    path.push(format!("cut {k} (row {number})"));
-    let r = walk(sys, grown, then, cols, path, left);
-    path.pop();
-    grown.as_mut().unwrap().rows.pop();
-    r
 }

@@ -185,7 +185,8 @@ fn gomory(sys: &LinearSystem, b: &Basis, x: &[f64], u: &[f64]) -> Option<Cut> {
     };
     let mut w = vec![0.0; n];
     // Rational guesses: (row, y) and (column, z), before scaling.
-    let (mut ys, mut zs): (Vec<(usize, f64)>, Vec<(usize, f64)>) = (Vec::new(), Vec::new());
+    let mut ys: Vec<(usize, f64)> = Vec::new();
+    let mut zs: Vec<(usize, f64)> = Vec::new();
     for (i, row) in sys.rows.iter().enumerate() {
         let ui = u[i];
         if ui.abs() < tiny || b.rows[i] == highs_sys::kHighsBasisStatusBasic {
