@@ -243,10 +243,12 @@ fn a_tree_with_cuts_is_verified_by_viprchk() {
             multipliers: m.to_vec(),
         })
     };
+    // The first cut's multipliers 2/4 are written in lowest terms, 1/2: viprchk (GMP) reads
+    // a fraction as written and mis-sums one that is not.
     let two = cut(
-        &[(0, 1), (1, 1)],
+        &[(0, 2), (1, 2)],
         &[],
-        2,
+        4,
         cut(&[(0, -1), (1, -1)], &[], 2, leaf(&[(2, 1), (3, 1)])),
     );
     // Below x1 <= 0: row 0 and that bound (the split's assumption) give x0 >= 1, and with

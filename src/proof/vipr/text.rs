@@ -281,9 +281,11 @@ impl Derivation<'_> {
         let coefs = terms(&row.coefs, self.lo.len())?;
         let mut reason = format!("rnd {}", lin.len());
         for &(index, y) in &lin {
-            match d {
-                1 => write!(reason, "  {index} {y}").unwrap(),
-                _ => write!(reason, "  {index} {y}/{d}").unwrap(),
+            // In lowest terms: GMP reads a fraction as written, without canonicalizing it.
+            let g = gcd(y.unsigned_abs() as u128, d as u128) as i64;
+            match d / g {
+                1 => write!(reason, "  {index} {}", y / g).unwrap(),
+                q => write!(reason, "  {index} {}/{q}", y / g).unwrap(),
             }
         }
         // viprchk rounds nothing in a sum of equations alone (its sense is =): the sum is
