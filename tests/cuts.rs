@@ -3,6 +3,7 @@
 //! divide, a side the row does not have, a cut not on the leaf's path), naming the node's
 //! path and the cut; and older trees, without cuts, still read and check.
 
+mod common;
 use solarmy::proof::cut::{Cut, derive};
 use solarmy::proof::farkas::{Farkas, LinearSystem, Row, Tree, check_tree, leaves_to_solvers};
 
@@ -269,4 +270,35 @@ fn gomory_rounds_close_small_programs_without_a_split() {
         assert_eq!(size(&tree), cuts + 1);
         assert!(matches!(tree, Tree::Cut { .. }));
     }
+}
+
+/// `certify --cut-rounds` end to end: hexagonal 6's one program, its tree stripped, gets a
+/// tree that starts with cuts, and `check --certificates-only` accepts the proof.
+#[test]
+fn certify_with_cut_rounds_writes_a_proof_that_checks() {
+    use solarmy::proof::format::{Evidence, Proof};
+    let dir = tempfile::tempdir().unwrap();
+    let (bare, out) = (dir.path().join("bare.json"), dir.path().join("cut.json"));
+    let mut p = Proof::read(std::path::Path::new("results/proofs/hexagonal-6.json.gz")).unwrap();
+    let mut stripped = 0;
+    for r in &mut p.rounds {
+        if let Evidence::Direct { ip, .. } = &mut r.evidence {
+            stripped += ip.certificate.take().is_some() as usize;
+        }
+    }
+    assert_eq!(stripped, 1);
+    std::fs::write(&bare, p.to_bytes(&bare).unwrap()).unwrap();
+    let (b, o) = (bare.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["certify", "--cut-rounds", "2", "--cuts-per-round", "10"];
+    let (code, stdout, err) = common::solarmy(&[&args[..], &["--out", o, b]].concat());
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(err.contains(" cuts)") && !err.contains("(0 cuts)"), "{err}");
+    let p = Proof::read(&out).unwrap();
+    let cut = p.rounds.iter().any(|r| match &r.evidence {
+        Evidence::Direct { ip, .. } => matches!(ip.certificate, Some(Tree::Cut { .. })),
+        _ => false,
+    });
+    assert!(cut, "no cut at the root of the tree");
+    let (code, _, err) = common::solarmy(&["check", "--certificates-only", o]);
+    assert_eq!(code, 0, "{err}");
 }
