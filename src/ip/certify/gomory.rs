@@ -64,9 +64,7 @@ pub fn tree_with_cuts(
         };
         // SAFETY: a live, solved instance.
         let status = unsafe { highs_sys::Highs_getModelStatus(h.0) };
-        if status == highs_sys::kHighsModelStatusInfeasible {
-            break;
-        }
+        // Infeasible: the Farkas leaf below closes it; anything else ends the rounds too.
         if status != highs_sys::kHighsModelStatusOptimal {
             break;
         }
