@@ -40,6 +40,7 @@ fn first_leaf(t: &mut Tree) -> &mut solarmy::proof::farkas::Farkas {
                 first_leaf(below)
             }
         }
+        Tree::Cut { then, .. } => first_leaf(then),
         Tree::Empty | Tree::Solver => panic!("this leaf has no multipliers"),
     }
 }

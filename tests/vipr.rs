@@ -211,3 +211,90 @@ fn bad_folders_are_refused_and_board_programs_are_named() {
     assert_eq!(v["vipr"]["exported"], 1, "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A tree with Chvátal–Gomory cuts becomes `rnd` derivations that viprchk verifies: on
+/// x0 + x1 = 1, x0 − x1 = 0 over binaries, (row 0 + row 1)/2 rounds to x0 >= 1 and
+/// −(row 0 + row 1)/2 to −x0 >= 0, under a split on x1 whose other side is a cut on a
+/// bound. A multiplier or a rounding changed in the file is refused.
+#[test]
+fn a_tree_with_cuts_is_verified_by_viprchk() {
+    use solarmy::proof::cut::Cut;
+    use solarmy::proof::farkas::{Farkas, LinearSystem, Row, Tree, check_tree};
+    use solarmy::proof::vipr::{Names, render_system};
+    let eq = |coefs: &[(usize, i64)], b| Row {
+        coefs: coefs.to_vec(),
+        lo: Some(b),
+        hi: Some(b),
+    };
+    let sys = LinearSystem {
+        cols: vec![(0, Some(1)), (0, Some(1))],
+        rows: vec![eq(&[(0, 1), (1, 1)], 1), eq(&[(0, 1), (1, -1)], 0)],
+    };
+    let cut = |m: &[(usize, i64)], b: &[(usize, i64)], d, then| Tree::Cut {
+        cut: Cut {
+            multipliers: m.to_vec(),
+            bounds: b.to_vec(),
+            divisor: d,
+        },
+        then: Box::new(then),
+    };
+    let leaf = |m: &[(usize, i64)]| {
+        Tree::Leaf(Farkas {
+            multipliers: m.to_vec(),
+        })
+    };
+    // The first cut's multipliers 2/4 are written in lowest terms, 1/2: viprchk (GMP) reads
+    // a fraction as written and mis-sums one that is not.
+    let two = cut(
+        &[(0, 2), (1, 2)],
+        &[],
+        4,
+        cut(&[(0, -1), (1, -1)], &[], 2, leaf(&[(2, 1), (3, 1)])),
+    );
+    // Below x1 <= 0: row 0 and that bound (the split's assumption) give x0 >= 1, and with
+    // −row 1 (x1 − x0 >= 0) the leaf sums to x1 >= 1 against x1 <= 0.
+    let tree = Tree::Split {
+        col: 1,
+        value: 0,
+        below: Box::new(cut(&[(0, 1)], &[(1, -1)], 1, leaf(&[(2, 1), (1, -1)]))),
+        above: Box::new(two),
+    };
+    assert_eq!(check_tree(&sys, &tree), Ok(()));
+    let names = Names {
+        cols: vec!["x0".into(), "x1".into()],
+        rows: vec!["r0".into(), "r1".into()],
+        comments: vec!["a tree with cuts".into()],
+    };
+    let text = render_system(&sys, &names, &tree).unwrap();
+    assert!(
+        text.contains("cut1 G 1 1  0 1 { rnd 2  4 1  6 -1 } -1"),
+        "{text}"
+    );
+    // A sum of equations is stated as a >= row first (viprchk rounds no equation).
+    assert!(
+        text.contains("cutsum2 G 1/2 1  0 1 { lin 2  4 1/2  5 1/2 } -1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cut2 G 1 1  0 1 { rnd 1  10 1 } -1"),
+        "{text}"
+    );
+    let dir = scratch("vipr-cuts");
+    let file = dir.join("cuts.vipr");
+    std::fs::write(&file, &text).unwrap();
+    let (ok, said) = verify(viprchk(), &file);
+    assert!(ok, "viprchk refused a tree with cuts: {said}\n{text}");
+    // A multiplier changed (1/2 to 1, or a bound's −1 to −2): the sum is not the row stated;
+    // a rounding changed (x0 >= 1 stated as x0 >= 2) does not follow.
+    for (from, to) in [
+        ("4 1/2  5 1/2", "4 1  5 1/2"),
+        ("rnd 2  4 1  6 -1", "rnd 2  4 1  6 -2"),
+        ("cut2 G 1 1  0 1 { rnd", "cut2 G 2 1  0 1 { rnd"),
+    ] {
+        assert!(text.contains(from), "{from}: {text}");
+        let bad = dir.join("tampered.vipr");
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let (ok, said) = verify(viprchk(), &bad);
+        assert!(!ok, "viprchk took a tampered cut ({from} -> {to}): {said}");
+    }
+}

@@ -22,6 +22,7 @@ const CERTIFY_HELP: &str = "Examples:
   solarmy certify --nodes 2000 --program-time-limit 60 --split-above 100 results/proofs/hexagonal-7.json.gz
   solarmy certify --program-time-limit 1 --split-above 0.001 --split-depth 2 --split-seconds 600 h7.json.gz
   solarmy certify --time-limit 3600 --json results/proofs/hexagonal-7.json.gz
+  solarmy certify --cut-rounds 20 --cuts-per-round 30 --out upgraded results/counts/pablito-6-count.json.gz
 
 One line per program without a certificate goes to stderr (none with -q): nodes visited, the
 tree's size and the seconds spent. The proof is checked in full (programs still without a
@@ -67,6 +68,13 @@ pub struct CertifyArgs {
     /// LP certificate are left to the solvers (0 < SECONDS <= 1e9)
     #[arg(long, value_name = "SECONDS", default_value_t = 3600.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub split_seconds: f64,
+    /// Rounds of Gomory cuts at the root of each program's tree before its branch and bound
+    /// (0: none): exact Chvátal–Gomory cuts in the certificate, up to --cuts-per-round each
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub cut_rounds: u64,
+    /// Cuts added per round of --cut-rounds at most
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub cuts_per_round: u64,
     /// Programs certified at once, each on one core (default: the number of cores)
     #[arg(long, value_name = "N", default_value_t = crate::cli::args::default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
@@ -115,12 +123,25 @@ fn certify_one(
         budget = budget.min(d.saturating_duration_since(t).as_secs_f64());
     }
     let left = (budget - t.elapsed().as_secs_f64()).max(0.01);
-    let (tree, nodes) = certify::tree_with_stats(&sys, a.nodes as usize, Some(left));
+    let (tree, cuts, nodes) = match a.cut_rounds {
+        0 => {
+            let (tree, nodes) = certify::tree_with_stats(&sys, a.nodes as usize, Some(left));
+            (tree, 0, nodes)
+        }
+        rounds => {
+            let r = certify::Rounds {
+                rounds: rounds as usize,
+                per_round: a.cuts_per_round as usize,
+                nodes: a.nodes as usize,
+            };
+            certify::tree_with_cuts(&sys, r, Some(left))
+        }
+    };
     let s = t.elapsed().as_secs_f64();
-    Ok(match tree {
+    Ok(match tree.filter(|t| farkas::check_tree(&sys, t).is_ok()) {
         Some(tree) => {
             let msg = format!(
-                "tree of {} nodes, {nodes} visited, {s:.1} s",
+                "tree of {} nodes ({cuts} cuts), {nodes} visited, {s:.1} s",
                 certify::size(&tree)
             );
             ip.certificate = Some(tree);
@@ -145,7 +166,7 @@ fn certify_one(
                 ),
             }
         }
-        None => format!("no certificate: {nodes} nodes visited, {s:.1} s"),
+        None => format!("no certificate: {cuts} cuts, {nodes} nodes visited, {s:.1} s"),
     })
 }
 

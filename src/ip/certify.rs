@@ -25,6 +25,7 @@ use std::ffi::{CString, c_char, c_int, c_void};
 use std::time::{Duration, Instant};
 
 mod branch;
+mod gomory;
 mod parity;
 mod split;
 
@@ -436,6 +437,7 @@ pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Fark
 }
 
 pub use branch::{size, tree, tree_with_stats};
+pub use gomory::{Rounds, tree_with_cuts};
 pub use split::{Boxes, Budget, boxes, split};
 
 #[cfg(test)]

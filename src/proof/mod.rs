@@ -6,7 +6,7 @@
 //! [`space`] (exponents, start cells, premises), [`weigh`] (the exact
 //! weight of a start region in closed form, for impossible levels), [`profiles`] (board
 //! limits, reductions, the enumeration of profiles), [`ip`] (its own jump-matrix builder),
-//! [`farkas`] (exact certificates), [`lp`] (pagoda functions stated by weights), [`resolve`]
+//! [`system`] (the linear systems certificates are about), [`farkas`] (exact certificates), [`cut`] (the Chvátal–Gomory cuts in their trees), [`lp`] (pagoda functions stated by weights), [`resolve`]
 //! (HiGHS on its own system, where no certificate exists, and CBC's second opinion on every
 //! infeasible system with `--cbc`), and `deferred`, the queue that makes those solver calls
 //! after the walk, in parallel; [`verify`], the independent replay of a play; [`peg`], the
@@ -21,6 +21,7 @@
 
 pub mod bind;
 pub mod check;
+pub mod cut;
 mod deferred;
 pub mod farkas;
 pub mod fewest;
@@ -34,6 +35,7 @@ pub mod profiles;
 pub mod resolve;
 pub mod space;
 pub mod summary;
+pub mod system;
 pub mod verify;
 pub mod vipr;
 pub mod weigh;

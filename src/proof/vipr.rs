@@ -10,6 +10,8 @@
 mod names;
 mod text;
 
+pub use text::{Names, render as render_system};
+
 use super::check;
 use super::farkas;
 use super::format::{CaseOutcome, Claim, Evidence, IpProof, Proof};
@@ -197,7 +199,7 @@ fn comments(proof: &Proof, space: &Space, p: &Program, fingerprint: Option<&str>
             "rows: bal_<cell> (start man + jumps into it - jumps from or over it = 1 on {d:?} and {:?}, else 0), men_max, men_min, class_<e> (men on start cells of exponent e), lossy_cap (jumps that lose weight), cut_<k> (an army already counted)",
             2 * d
         ),
-        "derivations: each Farkas leaf is a lin sum to 0 >= a positive number; each split two asm and an uns".into(),
+        "derivations: each Farkas leaf is a lin sum to 0 >= a positive number; each split two asm and an uns; each Chvatal-Gomory cut a rnd".into(),
     ]
 }
 

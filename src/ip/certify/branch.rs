@@ -86,6 +86,7 @@ pub fn size(tree: &Tree) -> usize {
         Tree::Split { below, above, .. } | Tree::SplitRow { below, above, .. } => {
             1 + size(below) + size(above)
         }
+        Tree::Cut { then, .. } => 1 + size(then),
         _ => 1,
     }
 }

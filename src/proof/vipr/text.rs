@@ -7,10 +7,13 @@
 //! times the upper bound when c_j > 0, the lower one when c_j < 0): the `lin` sum is then
 //! 0 >= β − max c·x, an absurdity, with the same numbers [`super::super::farkas::check_in`]
 //! compares. A split is two assumptions (`asm`) on the column or the integer row, x <= v and
-//! x >= v + 1, each closing its subtree, joined by `uns`. Every number is an integer, so the
-//! file holds exact values and nothing is rounded.
+//! x >= v + 1, each closing its subtree, joined by `uns`. A Chvátal–Gomory cut is a `rnd`
+//! derivation with the multipliers y_i/d of the tree, its rounded row appended as the
+//! checker appends it (a sum of equations alone is first stated as a >= row by `lin`:
+//! viprchk rounds no equation). Every number is exact: integers, and the fractions y/d.
 
-use super::super::farkas::{Farkas, LinearSystem, MAX_TREE_DEPTH, Tree};
+use super::super::cut::{Cut, combine, derive};
+use super::super::farkas::{Farkas, LinearSystem, MAX_TREE_DEPTH, Row, Tree};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -47,8 +50,11 @@ struct Derivation<'a> {
     rows: Vec<Side>,
     splits: usize,
     leaves: usize,
-    /// Splits above the node being written.
+    /// Splits and cuts above the node being written.
     depth: usize,
+    /// The assumptions each cut written so far rests on, by its constraint index.
+    cut_rests: BTreeMap<usize, Vec<usize>>,
+    cuts: usize,
 }
 
 /// The VIPR text of `sys` and `tree` (which must leave nothing to the solvers), or why it
@@ -91,6 +97,10 @@ pub fn render(sys: &LinearSystem, names: &Names, tree: &Tree) -> Result<String, 
         out.push('\n');
     }
     Ok(out)
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// A VIPR name: one word of printable ASCII.
@@ -163,6 +173,8 @@ fn constraints<'a>(
         splits: 0,
         leaves: 0,
         depth: 0,
+        cut_rests: BTreeMap::new(),
+        cuts: 0,
     };
     Ok((con, der))
 }
@@ -216,7 +228,101 @@ impl Derivation<'_> {
                 below,
                 above,
             } => self.split(On::Row(coefs), *value, below, above),
+            Tree::Cut { cut, then } => self.cut(cut, then),
         }
+    }
+
+    /// The assumptions (`asm` indices) that constraints `used` rest on: a derived one's
+    /// own, a cut's those of what it was derived from.
+    fn resting(&self, used: impl Iterator<Item = usize>) -> Vec<usize> {
+        let mut rests = Vec::new();
+        for i in used.filter(|&i| i >= self.con) {
+            match self.cut_rests.get(&i) {
+                Some(r) => rests.extend_from_slice(r),
+                None => rests.push(i),
+            }
+        }
+        rests.sort_unstable();
+        rests.dedup();
+        rests
+    }
+
+    /// A Chvátal–Gomory cut as a `rnd` derivation: the rows and bounds in force with
+    /// multipliers y_i/d, z_j/d, and the rounded row the checker derives
+    /// ([`super::super::cut::derive`]), appended for `then` as the checker appends it.
+    fn cut(&mut self, cut: &Cut, then: &Tree) -> Result<Derived, String> {
+        let rows: Vec<Row> = (self.rows.iter())
+            .map(|r| Row {
+                coefs: r.coefs.clone(),
+                lo: r.lo.map(|b| b.0),
+                hi: r.hi.map(|b| b.0),
+            })
+            .collect();
+        let cols: Vec<(i64, Option<i64>)> = (self.lo.iter().zip(&self.hi))
+            .map(|(l, u)| (l.0, u.map(|u| u.0)))
+            .collect();
+        let row = derive(&rows, &cols, cut)?;
+        let d = cut.divisor;
+        let mut lin: Vec<(usize, i64)> = Vec::new();
+        for &(i, y) in &cut.multipliers {
+            let side = if y > 0 {
+                self.rows[i].lo
+            } else {
+                self.rows[i].hi
+            };
+            lin.push((side.ok_or("a cut's row has no such side")?.1, y));
+        }
+        for &(j, z) in &cut.bounds {
+            let b = if z > 0 { Some(self.lo[j]) } else { self.hi[j] };
+            lin.push((b.ok_or("a cut's column has no such bound")?.1, z));
+        }
+        self.cuts += 1;
+        let lo = row.lo.ok_or("a cut without a side")?;
+        let coefs = terms(&row.coefs, self.lo.len())?;
+        let mut reason = format!("rnd {}", lin.len());
+        for &(index, y) in &lin {
+            // In lowest terms: GMP reads a fraction as written, without canonicalizing it.
+            let g = gcd(y.unsigned_abs() as u128, d as u128) as i64;
+            match d / g {
+                1 => write!(reason, "  {index} {}", y / g).unwrap(),
+                q => write!(reason, "  {index} {}/{q}", y / g).unwrap(),
+            }
+        }
+        // viprchk rounds nothing in a sum of equations alone (its sense is =): the sum is
+        // first stated as a >= row by `lin`, then rounded.
+        let equations = cut.bounds.is_empty()
+            && (cut.multipliers.iter()).all(|&(i, _)| self.rows[i].lo == self.rows[i].hi);
+        if equations {
+            let (c, beta) = combine(&rows, &cols, cut)?;
+            let g = gcd(beta.unsigned_abs(), d as u128).max(1) as i128;
+            let rhs = format!("{}/{}", beta / g, d as i128 / g);
+            let sum = row.coefs.iter().map(|&(j, a)| (j, a)).collect::<Vec<_>>();
+            debug_assert!(sum.iter().all(|&(j, a)| c[j] == a as i128 * d as i128));
+            let line = format!(
+                "cutsum{} G {rhs} {coefs} {{ lin{} }} -1",
+                self.cuts,
+                &reason[3..]
+            );
+            let at = self.push(line);
+            self.cut_rests
+                .insert(at, self.resting(lin.iter().map(|l| l.0)));
+            reason = format!("rnd 1  {at} 1");
+            lin = vec![(at, 1)];
+        }
+        let line = format!("cut{} G {lo} {coefs} {{ {reason} }} -1", self.cuts);
+        let rests = self.resting(lin.iter().map(|l| l.0));
+        let index = self.push(line);
+        self.cut_rests.insert(index, rests);
+        self.rows.push(Side {
+            coefs: row.coefs,
+            lo: Some((lo, index)),
+            hi: None,
+        });
+        self.depth += 1;
+        let r = self.tree(then);
+        self.depth -= 1;
+        self.rows.pop();
+        r
     }
 
     /// Σ y_i·row_i plus the cancelling bounds: 0 >= β − max c·x.
@@ -267,8 +373,7 @@ impl Derivation<'_> {
             write!(line, "  {index} {y}").unwrap();
         }
         line.push_str(" } -1");
-        let mut rests: Vec<usize> = lin.iter().map(|l| l.0).filter(|&i| i >= self.con).collect();
-        rests.sort_unstable();
+        let rests = self.resting(lin.iter().map(|l| l.0));
         Ok((self.push(line), rests))
     }
 
@@ -373,7 +478,6 @@ enum On<'t> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::farkas::Row;
     use super::*;
 
     fn names(cols: usize, rows: usize) -> Names {
