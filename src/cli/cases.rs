@@ -173,7 +173,7 @@ fn reporter(
     size: u64,
 ) -> Result<impl Fn(serde_json::Value) -> Result<(), Error>, Error> {
     let t0 = std::time::Instant::now();
-    let head = json!({"army": army.name(), "level": level, "men": size});
+    let head = json!({"level": level, "men": size});
     let saved = a
         .out
         .as_ref()
@@ -329,7 +329,7 @@ fn solve_cases(
         );
         // The army a feasible case found, and its play, inline.
         let found = report.found.as_ref();
-        o.insert("army_cells".into(), json!(found.map(|f| &f.army_cells)));
+        o.insert("army".into(), json!(found.map(|f| &f.army_cells)));
         o.insert("play".into(), json!(found.map(|f| &f.play)));
     }
     let shown = object(fields).and_then(|()| match a.json {

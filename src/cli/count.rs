@@ -84,7 +84,6 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
 
 pub fn to_json(out: &CountOutcome) -> serde_json::Value {
     let mut fields = json!({
-        "army": out.army.name(),
         "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
         "min_size": out.min_size,
@@ -97,10 +96,15 @@ pub fn to_json(out: &CountOutcome) -> serde_json::Value {
         "seconds": out.seconds,
         "armies": out.armies,
     });
-    // Each playable army's verified play, inline.
+    // Each army as every command gives one, its men under `army`, and its verified play
+    // inline.
     if let Some(list) = fields["armies"].as_array_mut() {
         for (entry, a) in list.iter_mut().zip(&out.armies) {
+            entry["army"] = json!(a.cells);
             entry["play"] = json!(a.playable.then_some(&a.play));
+            if let Some(o) = entry.as_object_mut() {
+                o.remove("cells");
+            }
         }
     }
     let problem = crate::cli::envelope::army(out.army, out.level);

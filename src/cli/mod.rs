@@ -255,7 +255,6 @@ pub fn write_outputs_as(
 
 pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_json::Value {
     let mut v = json!({
-        "army": out.army.name(),
         "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
         "status": out.status.as_str(),
@@ -283,7 +282,7 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
         "play_csv": files.map(|f| f.1.display().to_string()),
         "rounds": out.rounds,
         // The verified army and its play, inline.
-        "army_cells": out.verified.then_some(&out.army_cells),
+        "army": out.verified.then_some(&out.army_cells),
         "play": out.verified.then_some(&out.play),
     });
     envelope::wrap(

@@ -46,7 +46,7 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
             (Some(x.men), Some(x.jumps), Some(x.moves), Some(x.men_left))
         });
         let fields = json!({"men": men, "jumps": jumps, "moves": moves, "men_left": left,
-            "army_cells": r.men, "play": r.play, "error": error});
+            "army": r.men, "play": r.play, "error": error});
         emitln(&envelope::wrapped(fields, r.problem.clone(), status, seconds).to_string())?;
     }
     match r.result {
