@@ -456,6 +456,7 @@ pub fn finish(result: Result<u8, Error>) -> std::process::ExitCode {
 /// `solarmy cbc-system FILE`: CBC's opinion of one system (JSON, as `check --cbc` writes it),
 /// printed as one JSON object. The child process of [`crate::proof::resolve::cbc_in_process`].
 pub fn cbc_system(a: &CbcSystemArgs) -> Result<u8, Error> {
+    check_stop::end_with_parent();
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| Error::failure(format!("{}: {e}", a.file.display())))?;
     let sys: crate::proof::farkas::LinearSystem = serde_json::from_str(&text)
