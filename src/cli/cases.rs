@@ -207,6 +207,10 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         .transpose()?;
     let (problem, level, size) = cases_problem(a, manifest.as_ref())?;
     let army = problem.army()?;
+    if let Some(dir) = &a.run_job {
+        let ours = crate::cli::jobs::Problem::new(&problem, level, size)?;
+        crate::cli::jobs::same_problem(dir, &ours)?;
+    }
     let object = reporter(a, army, level, size)?;
     let cbc = manifest.as_ref().map_or(a.cbc, |m| m.cbc);
     let (light_json, light_lines) = match screen_cases(a, (army, level, size), cbc, &object)? {

@@ -129,14 +129,22 @@ fn up_to(out: &CountOutcome) -> String {
     }
 }
 
+/// "1 army", "N armies".
+fn armies(n: usize) -> String {
+    match n {
+        1 => "1 army".into(),
+        n => format!("{n} armies"),
+    }
+}
+
 fn summary(out: &CountOutcome) -> String {
     let men = out.min_size.map_or("-".into(), |k| k.to_string());
     let at_least = if out.complete { "" } else { "at least " };
     let mut s = format!(
-        "army {}  level {}  minimum {men}\n{at_least}{} armies up to {}, {at_least}{} in all\n",
+        "army {}  level {}  minimum {men}\n{at_least}{} up to {}, {at_least}{} in all\n",
         out.army,
         out.level,
-        out.up_to_symmetry,
+        armies(out.up_to_symmetry),
         up_to(out),
         out.total
     );
@@ -234,12 +242,12 @@ pub fn contact_sheet(out: &CountOutcome) -> String {
         up_to(out)
     );
     s += &format!(
-        "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\">{} army, level {}: {} men; {}{} armies up to {}, {} in all</text>\n",
+        "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\">{} army, level {}: {} men; {}{} up to {}, {} in all</text>\n",
         out.army,
         out.level,
         out.min_size.unwrap_or(0),
         if out.complete { "" } else { "at least " },
-        out.up_to_symmetry,
+        armies(out.up_to_symmetry),
         up_to(out),
         out.total
     );

@@ -337,23 +337,13 @@ fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> 
             plural(f.programs, "integer program")
         );
     }
-    s += &format!(
-        "board {} cells, {} jumps; proven to hold every useful cell: {}{}\n",
-        out.cells,
-        out.jumps,
-        if out.board_proven { "yes" } else { "no" },
-        match out.stable {
-            Some(true) => " (optimum unchanged on a larger board)",
-            Some(false) => " (optimum MOVED on a larger board)",
-            None => "",
-        }
-    );
+    s += &board_line(out);
     if out.verified {
         s += &format!(
-            "play verified: {} men, {} jumps, {} moves, last jump over {:?}\n",
+            "play verified: {} men, {}, {}, last jump over {:?}\n",
             out.army_cells.len(),
-            out.play.len(),
-            out.moves,
+            plural(out.play.len(), "jump"),
+            plural(out.moves, "move"),
             out.last_jump.unwrap_or(Cell::ORIGIN)
         );
     }
@@ -363,6 +353,28 @@ fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> 
         out.seconds
     );
     emit(&s)
+}
+
+/// The board's line. A search stopped before its last round built a board has no board to
+/// give: then only whether the boards behind the lower bound were proven, if any were used.
+fn board_line(out: &Outcome) -> String {
+    let proven = if out.board_proven { "yes" } else { "no" };
+    if out.cells == 0 {
+        return match out.lower_bound > out.pagoda_bound {
+            true => format!("the boards behind the lower bound hold every useful cell: {proven}\n"),
+            false => String::new(),
+        };
+    }
+    format!(
+        "board {} cells, {} jumps; proven to hold every useful cell: {proven}{}\n",
+        out.cells,
+        out.jumps,
+        match out.stable {
+            Some(true) => " (optimum unchanged on a larger board)",
+            Some(false) => " (optimum MOVED on a larger board)",
+            None => "",
+        }
+    )
 }
 
 /// `solarmy completions SHELL`: the completion script on stdout.
