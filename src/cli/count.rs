@@ -62,7 +62,12 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
     // Ctrl-C stops the solver calls: the armies counted so far are printed and written,
     // reported as a lower bound (exit 3), as a time limit would.
     crate::cli::args::install_interrupt_handler();
-    let out = count::count_on(army, level, a.time_limit, a.jobs as usize)?;
+    let out = count::count_on(
+        army,
+        level,
+        a.time_limit,
+        (a.jobs as usize, a.display.progress()),
+    )?;
     if a.json {
         outln!("{}", to_json(&out));
     } else {
