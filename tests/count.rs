@@ -18,10 +18,30 @@ fn conway_level_4_has_four_armies_up_to_reflection() {
     assert_eq!(v["up_to_symmetry"], 4);
     assert_eq!(v["complete"], true);
     assert_eq!(v["undecided"], 0);
-    for key in ["army", "level", "total", "unplayable", "seconds", "armies"] {
+    for key in [
+        "problem",
+        "level",
+        "total",
+        "unplayable",
+        "seconds",
+        "armies",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    assert_eq!(v["armies"].as_array().unwrap().len(), 4);
+    assert_eq!(v["problem"]["name"], "conway");
+    let armies = v["armies"].as_array().unwrap();
+    assert_eq!(armies.len(), 4);
+    // Each army is its men under `army`, as in every command's JSON, with its play.
+    assert!(
+        armies
+            .iter()
+            .all(|a| a["army"].as_array().unwrap().len() == 20)
+    );
+    assert!(
+        armies
+            .iter()
+            .all(|a| a["play"].as_array().unwrap().len() == 19)
+    );
 }
 
 #[test]

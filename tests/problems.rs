@@ -51,7 +51,7 @@ fn a_new_model_is_solved_and_its_proof_checks_on_its_own() {
         "solve", "--model", m, "--level", "4", "--proof", p, "--json", "-q",
     ]);
     assert_eq!(
-        (v["army"].as_str(), v["min_size"].as_u64()),
+        (v["problem"]["name"].as_str(), v["min_size"].as_u64()),
         (Some("square"), Some(20))
     );
     std::fs::remove_file(&model).unwrap(); // the proof alone must do

@@ -804,3 +804,111 @@ fn a_moves_search_resumes_from_its_state_and_says_so() {
     assert!(v["resumed_below"].is_null() && v["min_moves"] == 10, "{o}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 38 §2's misleading errors, each now one line that says what is wrong: a model file's
+/// missing field and malformed `start`, a non-ASCII name, a number too large, `verify` asked
+/// for the wrong flag, `--run-job` with another problem than its sweep's, and the plurals.
+#[test]
+fn the_errors_that_misled_say_what_is_wrong() {
+    let dir = scratch("misleading");
+    let models = concat!(env!("CARGO_MANIFEST_DIR"), "/models");
+    let conway = std::fs::read_to_string(format!("{models}/conway.toml")).unwrap();
+    let model = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let keep = |skip: &str, add: &str| {
+        let lines = conway.lines().filter(|l| !l.starts_with(skip));
+        lines.chain([add]).collect::<Vec<_>>().join("\n")
+    };
+    let cases = [
+        (
+            model("nodir.toml", keep("directions", "")),
+            "missing field `directions`",
+            "line",
+        ),
+        (
+            model("start.toml", keep("start", "start = \"half-space\"")),
+            "it must be a table: { kind = \"half-space\" }",
+            "internally tagged",
+        ),
+        (
+            model("name.toml", keep("name", "name = \"армия\"")),
+            "ASCII letters",
+            "~",
+        ),
+    ];
+    for (path, says, not) in &cases {
+        let err = one_line(&["solve", "--model", path, "--level", "2"], 2);
+        assert!(err.contains(says) && !err.contains(not), "{path}: {err}");
+    }
+    let err = one_line(&["solve", "--army", "conway", "--level", "99999999999"], 2);
+    assert!(err.contains("from 1 to 2147483647"), "{err}");
+    let english = format!("{models}/english.toml");
+    for (args, says, not) in [
+        (
+            &["verify", "--model", &english, "a.csv", "p.csv"][..],
+            "needs --finish",
+            "--level",
+        ),
+        (
+            &[
+                "verify", "--army", "conway", "--finish", "0,0", "a.csv", "p.csv",
+            ],
+            "--level N",
+            "--vacancy",
+        ),
+        (
+            &["verify", "--army", "conway", "a.csv", "p.csv"],
+            "needs --level N",
+            "--finish",
+        ),
+    ] {
+        let err = one_line(args, 2);
+        assert!(err.contains(says) && !err.contains(not), "{args:?}: {err}");
+    }
+    // A job of another problem than the sweep's is refused before any work or answer.
+    let jobs = dir.join("jobs");
+    let skew = ["cases", "--army", "skew", "--level", "5", "--size", "19"];
+    let (code, _, err) =
+        solarmy(&[&skew[..], &["--emit-jobs", jobs.to_str().unwrap(), "-q"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let other = ["cases", "--army", "skew", "--level", "6", "--size", "19"];
+    let run = ["--run-job", jobs.to_str().unwrap(), "--case", "1"];
+    let err = one_line(&[&other[..], &run].concat(), 1);
+    assert!(
+        err.contains("sweep of --run-job is --army skew --level 5 --size 19"),
+        "{err}"
+    );
+    let results = std::fs::read_dir(jobs.join("results")).map_or(0, |d| d.count());
+    assert_eq!(results, 0, "a job of another problem wrote a result");
+    // Plurals: one jump, one move, one man left; one army.
+    let (code, out, _) = solarmy(&[
+        "solve",
+        "--army",
+        "conway",
+        "--level",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("2 men, 1 jump, 1 move,"), "{out}");
+    let (a, p) = (dir.join("conway-1-army.csv"), dir.join("conway-1-play.csv"));
+    let (_, out, _) = solarmy(&[
+        "verify",
+        "--army",
+        "conway",
+        "--level",
+        "1",
+        a.to_str().unwrap(),
+        p.to_str().unwrap(),
+    ]);
+    assert!(
+        out.starts_with("legal: 2 men, 1 jump, 1 move, 1 man left"),
+        "{out}"
+    );
+    let (_, out, _) = solarmy(&["count", "--army", "conway", "--level", "2"]);
+    assert!(out.contains("\n1 army up to the mirror, 2 in all"), "{out}");
+}

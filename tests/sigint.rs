@@ -171,3 +171,37 @@ fn moves_by_levels_on_disk_stops_and_resumes() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["min_moves"], 18, "{v}");
 }
+
+/// `check --cbc`'s CBC calls run in `solarmy cbc-system` children; a check that ends (its
+/// `--time-limit` exits the process) must take them with it. Here the child blocks on a
+/// pipe with no writer, and the shell that started it exits: the child must be gone.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cbc_child_ends_with_the_process_that_started_it() {
+    let dir = scratch("sigint-cbc-child");
+    let fifo = dir.join("system.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let script = format!(
+        "'{}' cbc-system '{}' >/dev/null 2>&1 & echo $!; sleep 0.5",
+        env!("CARGO_BIN_EXE_solarmy"),
+        fifo.display()
+    );
+    let o = Command::new("sh").args(["-c", &script]).output().unwrap();
+    let pid: i32 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+    // Gone, or a zombie waiting for init to reap it: not running.
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim().starts_with('Z'))
+    };
+    let t0 = std::time::Instant::now();
+    while running() && t0.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let alive = running();
+    if alive {
+        // SAFETY: kill(2) on the pid the shell printed, to leave nothing behind.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert!(!alive, "cbc-system {pid} outlived its parent");
+}

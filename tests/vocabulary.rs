@@ -107,7 +107,7 @@ fn every_command_json_has_the_envelope_of_the_schema() {
             format!("verify --army conway --level 3 {d}/conway-2-army.csv {d}/conway-2-play.csv"),
             1,
         ),
-        ("bounds --army conway".into(), 0),
+        ("bounds --army conway --results results".into(), 0),
         ("bounds".into(), 0),
         ("cases --army conway --level 3 --size 8".into(), 0),
         ("cases --army skew --level 7 --size 8".into(), 0),
@@ -162,6 +162,7 @@ fn every_command_json_has_the_envelope_of_the_schema() {
             if let Err(e) = valid(&v, &schema, &schema) {
                 panic!("{args:?}: {e}\n{line}");
             }
+            armies_are_men(&v).unwrap_or_else(|e| panic!("{args:?}: {e}\n{line}"));
             if want == 3 && args.contains(&"--time-limit") && v["file"] != args[3] {
                 assert_eq!(v["status"], "time_limit", "{args:?}: {line}");
             }
@@ -201,10 +202,30 @@ fn catalog_writes_nothing_without_out() {
     );
 }
 
+/// One meaning for `army` at every depth (count's armies, check's summary): the men, a list
+/// of cells, or null; never a name (that is `problem.name`).
+fn armies_are_men(v: &Value) -> Result<(), String> {
+    match v {
+        Value::Object(o) => {
+            if let Some(a) = o.get("army")
+                && !(a.is_null() || a.as_array().is_some_and(|m| m.iter().all(Value::is_array)))
+            {
+                return Err(format!("army is not the men: {a}"));
+            }
+            o.values().try_for_each(armies_are_men)
+        }
+        Value::Array(a) => a.iter().try_for_each(armies_are_men),
+        _ => Ok(()),
+    }
+}
+
 /// Whether `v` satisfies `s`, a (sub)schema of `root`, for the keywords the schema file uses:
 /// $ref (to #/$defs/…), type, enum, required, properties, items, minItems, maxItems,
-/// minimum, pattern (a hex digest only), oneOf and not.
+/// minimum, pattern (a hex digest only), oneOf and not, and the schema `false` (no value).
 fn valid(v: &Value, s: &Value, root: &Value) -> Result<(), String> {
+    if s == &Value::Bool(false) {
+        return Err(format!("{v} is not allowed here"));
+    }
     if let Some(r) = s["$ref"].as_str() {
         let name = r
             .strip_prefix("#/$defs/")

@@ -232,7 +232,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
     /// Men must start at distance >= level from the target (rows y >= level for the five armies; 1 to 2147483647). Not for boards
-    #[arg(long, allow_hyphen_values = true, required_unless_present = "finish")]
+    #[arg(long, allow_hyphen_values = true)]
     pub level: Option<String>,
     /// Board models only: the hole the last man must stand on (x,y); ARMY_CSV is the start
     #[arg(

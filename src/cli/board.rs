@@ -43,9 +43,19 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
     }
     // Ctrl-C ends the search at its next round: the answer is then undecided (exit 3).
     crate::cli::args::install_interrupt_handler();
+    // One problem has no count of units: a spinner with the time spent and the stage.
+    let spin = crate::search::progress::spinner(a.display.progress());
+    let stage = |what: &str| {
+        let head = format!("{} ({},{}) -> ({},{})", board.name, v.0, v.1, f.0, f.1);
+        spin.iter()
+            .for_each(|s| s.set_message(format!("{head}: {what}")));
+    };
+    stage("a play or a proof (position class, resource count, jump programs, searches)");
     let mut o = settle::settle(&board, v, f, &Limits::default()).map_err(Error::failure)?;
+    stage("a shorter play");
     let interrupt = Some(&crate::ip::solve::INTERRUPTED);
     let kind = crate::play::peg::short::prefer_short(&board, &mut o, interrupt);
+    spin.iter().for_each(|s| s.finish_and_clear());
     let files = match &a.out {
         Some(dir) => write_problem(&board, &o, dir)?,
         None => None,
@@ -158,9 +168,23 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     let deadline = a
         .time_limit
         .map(|t| t0 + std::time::Duration::from_secs_f64(t));
-    let outcomes = catalog::run(&board, &Limits::default(), deadline, |o| {
+    let bar = crate::search::progress::bar(a.display.progress(), 0, "problems");
+    let mut pass = String::new();
+    let mut shown = |name: &str, k: usize, n: usize| {
+        if let Some(pb) = &bar {
+            if pass != name {
+                // Each pass has its own count and its own estimate; the clock runs on.
+                pass = name.into();
+                pb.set_length(n as u64);
+                pb.reset_eta();
+                pb.set_message(format!("{}: {name}", board.name));
+            }
+            pb.set_position(k as u64);
+        }
+    };
+    let outcomes = catalog::run_shown(&board, &Limits::default(), deadline, &mut shown, |o| {
         if a.display.verbose {
-            eprintln!("{}", summary_line(&board, o, None));
+            crate::search::progress::say(bar.as_ref(), &summary_line(&board, o, None));
         }
         if failed.is_none()
             && let Some(sub) = &sub
@@ -170,6 +194,8 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
         }
     })
     .map_err(Error::failure)?;
+    // Off the screen before the answer is printed.
+    bar.iter().for_each(|pb| pb.finish_and_clear());
     if let Some(e) = failed {
         return Err(e);
     }

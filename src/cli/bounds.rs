@@ -51,6 +51,8 @@ pub fn bounds(a: &BoundsArgs) -> Result<u8, Error> {
         if let Some(list) = armies.as_array_mut() {
             for (entry, p) in list.iter_mut().zip(&problems) {
                 entry["problem"] = p.clone();
+                // `army` holds men in every command's JSON: the name is the problem's.
+                drop_names(entry);
             }
         }
         let seconds = t0.elapsed().as_secs_f64();
@@ -128,4 +130,13 @@ fn csv(all: &[ArmyBounds]) -> String {
         }
     }
     s
+}
+
+/// Removes `army` where it names the army, in an army's entry and in each level's
+/// `computed` row (the name is the entry's `problem`).
+fn drop_names(entry: &mut serde_json::Value) {
+    entry.as_object_mut().map(|o| o.remove("army"));
+    for l in entry["levels"].as_array_mut().into_iter().flatten() {
+        l["computed"].as_object_mut().map(|o| o.remove("army"));
+    }
 }

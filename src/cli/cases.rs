@@ -173,7 +173,7 @@ fn reporter(
     size: u64,
 ) -> Result<impl Fn(serde_json::Value) -> Result<(), Error>, Error> {
     let t0 = std::time::Instant::now();
-    let head = json!({"army": army.name(), "level": level, "men": size});
+    let head = json!({"level": level, "men": size});
     let saved = a
         .out
         .as_ref()
@@ -207,6 +207,10 @@ pub fn cases(a: &CasesArgs) -> Result<u8, Error> {
         .transpose()?;
     let (problem, level, size) = cases_problem(a, manifest.as_ref())?;
     let army = problem.army()?;
+    if let Some(dir) = &a.run_job {
+        let ours = crate::cli::jobs::Problem::new(&problem, level, size)?;
+        crate::cli::jobs::same_problem(dir, &ours)?;
+    }
     let object = reporter(a, army, level, size)?;
     let cbc = manifest.as_ref().map_or(a.cbc, |m| m.cbc);
     let (light_json, light_lines) = match screen_cases(a, (army, level, size), cbc, &object)? {
@@ -329,7 +333,7 @@ fn solve_cases(
         );
         // The army a feasible case found, and its play, inline.
         let found = report.found.as_ref();
-        o.insert("army_cells".into(), json!(found.map(|f| &f.army_cells)));
+        o.insert("army".into(), json!(found.map(|f| &f.army_cells)));
         o.insert("play".into(), json!(found.map(|f| &f.play)));
     }
     let shown = object(fields).and_then(|()| match a.json {

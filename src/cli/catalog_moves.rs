@@ -23,9 +23,15 @@ use std::time::Instant;
 /// levels' size or interrupted, each of which keeps what was settled before it).
 pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<bool, Error> {
     crate::cli::args::install_interrupt_handler();
-    let bar = (!a.display.quiet).then(crate::cli::args::spinner).flatten();
+    // The problems a finish is allowed for, by position class: those the search takes.
+    let searched = outcomes
+        .iter()
+        .filter(|o| !matches!(o.verdict, crate::play::peg::settle::Verdict::Class { .. }))
+        .count();
+    let bar = crate::search::progress::bar(a.display.progress(), searched, "problems (moves)");
     let lim = fewest::Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
+        // The search's own line (its level, its positions) after the problem count.
         progress: bar.as_ref().map(|pb| {
             let pb = pb.clone();
             std::sync::Arc::new(move |line: String| pb.set_message(line)) as fewest::Progress
@@ -47,12 +53,11 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
         {
             failed = Some(err);
         }
+        if let Some(pb) = &bar {
+            pb.inc(1);
+        }
         if a.display.verbose {
-            let line = entry_line(board, e);
-            match &bar {
-                Some(pb) => pb.println(line),
-                None => eprintln!("{line}"),
-            }
+            crate::search::progress::say(bar.as_ref(), &entry_line(board, e));
         }
     })
     .map_err(Error::failure)?;

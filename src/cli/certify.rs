@@ -180,11 +180,12 @@ fn certify_all(
 ) -> Result<(usize, usize, usize), Error> {
     let level = proof.level;
     let name = a.proof.display().to_string();
-    let work = std::sync::Mutex::new(
-        programs(proof)
-            .into_iter()
-            .filter(|(_, ip)| ip.certificate.is_none()),
-    );
+    let todo: Vec<_> = programs(proof)
+        .into_iter()
+        .filter(|(_, ip)| ip.certificate.is_none())
+        .collect();
+    let bar = crate::search::progress::bar(a.display.progress(), todo.len(), "programs");
+    let work = std::sync::Mutex::new(todo.into_iter());
     let counts = std::sync::Mutex::new(Ok((0, 0, 0)));
     let past = || deadline.is_some_and(|d| Instant::now() >= d);
     std::thread::scope(|s| {
@@ -202,8 +203,12 @@ fn certify_all(
                     let Ok((found, split, left)) = counts.as_mut() else {
                         return;
                     };
+                    bar.iter().for_each(|pb| pb.inc(1));
                     match msg {
-                        Ok(msg) if !a.display.quiet => eprintln!("{name}: {label}: {msg}"),
+                        Ok(msg) if !a.display.quiet => crate::search::progress::say(
+                            bar.as_ref(),
+                            &format!("{name}: {label}: {msg}"),
+                        ),
                         Ok(_) => {}
                         Err(e) => return *counts = Err(e),
                     }
@@ -216,6 +221,7 @@ fn certify_all(
             });
         }
     });
+    bar.iter().for_each(|pb| pb.finish_and_clear());
     let untried = work.into_inner().unwrap().count();
     counts
         .into_inner()

@@ -99,7 +99,12 @@ fn report_file(
     if a.json {
         let problem = proof.map(|p| envelope::of_proof(p, result.as_ref().ok()));
         let mut line = match &result {
-            Ok(s) => json!({"file": path, "ok": true, "summary": s}),
+            Ok(s) => {
+                // `army` holds men in every command's JSON; the proof's name is `problem`'s.
+                let mut s = json!(s);
+                s.as_object_mut().map(|o| o.remove("army"));
+                json!({"file": path, "ok": true, "summary": s})
+            }
             Err(e) => json!({"file": path, "ok": false, "error": e}),
         };
         if let Some(v) = vipr {

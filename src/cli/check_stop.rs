@@ -2,7 +2,8 @@
 //! by then have their lines; the file being checked and those after it each get one saying
 //! they were not checked (status `time_limit`), and the command ends with exit 3 (1 when a
 //! file checked before failed). A file's line is printed under the same lock the stop takes,
-//! so no file is reported twice and no line is cut.
+//! so no file is reported twice and no line is cut. The CBC processes of `check --cbc`
+//! end with it ([`end_with_parent`]): a stopped check leaves none running.
 
 use crate::cli::envelope;
 use serde_json::{Value, json};
@@ -92,5 +93,23 @@ impl Stop {
         };
         crate::cli::args::out(&text);
         std::process::exit(if p.failed > 0 { 1 } else { 3 });
+    }
+}
+
+/// Called first in a `cbc-system` child: it is killed when the check that started it ends,
+/// however it ends (the time limit's `exit`, Ctrl-C, a crash), so no CBC call outlives the
+/// check. A child whose check has already gone ends at once.
+pub fn end_with_parent() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: prctl(PR_SET_PDEATHSIG) and getppid take no pointers and touch no memory.
+        let orphan = unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            libc::getppid() == 1
+        };
+        // Reparented to init before the signal was armed: the check ended already.
+        if orphan {
+            std::process::exit(3);
+        }
     }
 }

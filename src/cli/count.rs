@@ -62,7 +62,12 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
     // Ctrl-C stops the solver calls: the armies counted so far are printed and written,
     // reported as a lower bound (exit 3), as a time limit would.
     crate::cli::args::install_interrupt_handler();
-    let out = count::count_on(army, level, a.time_limit, a.jobs as usize)?;
+    let out = count::count_on(
+        army,
+        level,
+        a.time_limit,
+        (a.jobs as usize, a.display.progress()),
+    )?;
     if a.json {
         outln!("{}", to_json(&out));
     } else {
@@ -84,7 +89,6 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
 
 pub fn to_json(out: &CountOutcome) -> serde_json::Value {
     let mut fields = json!({
-        "army": out.army.name(),
         "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
         "min_size": out.min_size,
@@ -97,10 +101,15 @@ pub fn to_json(out: &CountOutcome) -> serde_json::Value {
         "seconds": out.seconds,
         "armies": out.armies,
     });
-    // Each playable army's verified play, inline.
+    // Each army as every command gives one, its men under `army`, and its verified play
+    // inline.
     if let Some(list) = fields["armies"].as_array_mut() {
         for (entry, a) in list.iter_mut().zip(&out.armies) {
+            entry["army"] = json!(a.cells);
             entry["play"] = json!(a.playable.then_some(&a.play));
+            if let Some(o) = entry.as_object_mut() {
+                o.remove("cells");
+            }
         }
     }
     let problem = crate::cli::envelope::army(out.army, out.level);
@@ -125,14 +134,22 @@ fn up_to(out: &CountOutcome) -> String {
     }
 }
 
+/// "1 army", "N armies".
+fn armies(n: usize) -> String {
+    match n {
+        1 => "1 army".into(),
+        n => format!("{n} armies"),
+    }
+}
+
 fn summary(out: &CountOutcome) -> String {
     let men = out.min_size.map_or("-".into(), |k| k.to_string());
     let at_least = if out.complete { "" } else { "at least " };
     let mut s = format!(
-        "army {}  level {}  minimum {men}\n{at_least}{} armies up to {}, {at_least}{} in all\n",
+        "army {}  level {}  minimum {men}\n{at_least}{} up to {}, {at_least}{} in all\n",
         out.army,
         out.level,
-        out.up_to_symmetry,
+        armies(out.up_to_symmetry),
         up_to(out),
         out.total
     );
@@ -230,12 +247,12 @@ pub fn contact_sheet(out: &CountOutcome) -> String {
         up_to(out)
     );
     s += &format!(
-        "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\">{} army, level {}: {} men; {}{} armies up to {}, {} in all</text>\n",
+        "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\">{} army, level {}: {} men; {}{} up to {}, {} in all</text>\n",
         out.army,
         out.level,
         out.min_size.unwrap_or(0),
         if out.complete { "" } else { "at least " },
-        out.up_to_symmetry,
+        armies(out.up_to_symmetry),
         up_to(out),
         out.total
     );

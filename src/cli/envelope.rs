@@ -1,7 +1,8 @@
 //! The part every command's JSON shares (docs/json-schema.json): `problem` (its name, its
 //! fingerprint, and its level or its vacancy and finish), `status` and `seconds`, and where
-//! there is one the `play` inline. The commands build their own fields and [`wrap`] adds these,
-//! so their older keys stay as they were for the scripts that read them.
+//! there is one the `army` (its men) and the `play` inline. The commands build their own
+//! fields and [`wrap`] adds these; it also settles `army` to the one meaning, the men, so
+//! no command can print another shape.
 
 use crate::play::peg::PegBoard;
 use crate::problem::Army;
@@ -64,9 +65,17 @@ pub fn of_proof(
 }
 
 /// Adds the envelope to `v` (an object): `problem`, and `status` and `seconds` unless the
-/// command's own fields already have them. Seconds are rounded to the millisecond.
+/// command's own fields already have them. Seconds are rounded to the millisecond. `army`
+/// holds the men only: a name there is dropped (`problem` names it), and an older
+/// `army_cells` becomes `army`.
 pub fn wrap(v: &mut Value, problem: Value, status: &str, seconds: f64) {
     if let Some(o) = v.as_object_mut() {
+        if o.get("army").is_some_and(Value::is_string) {
+            o.remove("army");
+        }
+        if let Some(men) = o.remove("army_cells") {
+            o.insert("army".into(), men);
+        }
         o.insert("problem".into(), problem);
         o.entry("status").or_insert_with(|| json!(status));
         o.entry("seconds")

@@ -299,6 +299,23 @@ pub fn run(dir: &Path, sweep: &Sweep, job: usize, time_limit: Option<f64>) -> Re
     Ok(if settled { 0 } else { 3 })
 }
 
+/// Refuses `--run-job DIR` for another problem than DIR's sweep, before the cheap tests
+/// could answer that other problem instead (a job line names its problem; one edited or
+/// typed by hand may not).
+pub fn same_problem(dir: &Path, ours: &Problem) -> Result<(), Error> {
+    let theirs = read_manifest(dir)?.problem;
+    if &theirs == ours {
+        return Ok(());
+    }
+    // A refused stamp's exit (1), as for a manifest of another version.
+    Err(Error::failure(format!(
+        "{}: the sweep of --run-job is {}, but this command line says {}: refused",
+        manifest_path(dir).display(),
+        theirs.args(),
+        ours.args()
+    )))
+}
+
 /// The results of `dir`'s jobs, each stamped for its manifest (else refused, naming the
 /// file), and the jobs without a result.
 pub fn results(dir: &Path, m: &Manifest) -> Result<(Vec<CaseResult>, Vec<usize>), Error> {

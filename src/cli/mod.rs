@@ -265,7 +265,6 @@ pub fn write_outputs_as(
 
 pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_json::Value {
     let mut v = json!({
-        "army": out.army.name(),
         "fingerprint": out.army.problem().fingerprint(),
         "level": out.level,
         "status": out.status.as_str(),
@@ -293,7 +292,7 @@ pub fn outcome_json(out: &Outcome, files: Option<&(PathBuf, PathBuf)>) -> serde_
         "play_csv": files.map(|f| f.1.display().to_string()),
         "rounds": out.rounds,
         // The verified army and its play, inline.
-        "army_cells": out.verified.then_some(&out.army_cells),
+        "army": out.verified.then_some(&out.army_cells),
         "play": out.verified.then_some(&out.play),
     });
     envelope::wrap(
@@ -348,23 +347,13 @@ fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> 
             plural(f.programs, "integer program")
         );
     }
-    s += &format!(
-        "board {} cells, {} jumps; proven to hold every useful cell: {}{}\n",
-        out.cells,
-        out.jumps,
-        if out.board_proven { "yes" } else { "no" },
-        match out.stable {
-            Some(true) => " (optimum unchanged on a larger board)",
-            Some(false) => " (optimum MOVED on a larger board)",
-            None => "",
-        }
-    );
+    s += &board_line(out);
     if out.verified {
         s += &format!(
-            "play verified: {} men, {} jumps, {} moves, last jump over {:?}\n",
+            "play verified: {} men, {}, {}, last jump over {:?}\n",
             out.army_cells.len(),
-            out.play.len(),
-            out.moves,
+            plural(out.play.len(), "jump"),
+            plural(out.moves, "move"),
             out.last_jump.unwrap_or(Cell::ORIGIN)
         );
     }
@@ -374,6 +363,28 @@ fn print_summary(out: &Outcome, find: Option<&FindReport>) -> Result<(), Error> 
         out.seconds
     );
     emit(&s)
+}
+
+/// The board's line. A search stopped before its last round built a board has no board to
+/// give: then only whether the boards behind the lower bound were proven, if any were used.
+fn board_line(out: &Outcome) -> String {
+    let proven = if out.board_proven { "yes" } else { "no" };
+    if out.cells == 0 {
+        return match out.lower_bound > out.pagoda_bound {
+            true => format!("the boards behind the lower bound hold every useful cell: {proven}\n"),
+            false => String::new(),
+        };
+    }
+    format!(
+        "board {} cells, {} jumps; proven to hold every useful cell: {proven}{}\n",
+        out.cells,
+        out.jumps,
+        match out.stable {
+            Some(true) => " (optimum unchanged on a larger board)",
+            Some(false) => " (optimum MOVED on a larger board)",
+            None => "",
+        }
+    )
 }
 
 /// `solarmy completions SHELL`: the completion script on stdout.
@@ -467,6 +478,7 @@ pub fn finish(result: Result<u8, Error>) -> std::process::ExitCode {
 /// `solarmy cbc-system FILE`: CBC's opinion of one system (JSON, as `check --cbc` writes it),
 /// printed as one JSON object. The child process of [`crate::proof::resolve::cbc_in_process`].
 pub fn cbc_system(a: &CbcSystemArgs) -> Result<u8, Error> {
+    check_stop::end_with_parent();
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| Error::failure(format!("{}: {e}", a.file.display())))?;
     let sys: crate::proof::farkas::LinearSystem = serde_json::from_str(&text)

@@ -5,6 +5,7 @@
 use crate::cli::args::{Error, VerifyArgs, emitln, parse_level};
 use crate::cli::board::{board_of, cell};
 use crate::cli::envelope;
+use crate::cli::plural;
 use crate::problem::geometry::Cell;
 use crate::proof::verify::{self, Replay, Step};
 use crate::report::export;
@@ -46,7 +47,7 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
             (Some(x.men), Some(x.jumps), Some(x.moves), Some(x.men_left))
         });
         let fields = json!({"men": men, "jumps": jumps, "moves": moves, "men_left": left,
-            "army_cells": r.men, "play": r.play, "error": error});
+            "army": r.men, "play": r.play, "error": error});
         emitln(&envelope::wrapped(fields, r.problem.clone(), status, seconds).to_string())?;
     }
     match r.result {
@@ -57,10 +58,23 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
     Ok(0)
 }
 
+/// "1 man", "N men".
+fn men_word(n: usize) -> String {
+    match n {
+        1 => "1 man".into(),
+        n => format!("{n} men"),
+    }
+}
+
 /// An army's play: from the army's start cells at the level to a man on the target.
 fn on_army(a: &VerifyArgs) -> Result<Replayed, Error> {
     let army = a.problem.army()?;
-    let level = parse_level(a.level.as_deref().unwrap_or_default())?;
+    let Some(level) = a.level.as_deref() else {
+        return Err(Error::usage(
+            "an army's play needs --level N (men start at distance >= N from the target)",
+        ));
+    };
+    let level = parse_level(level)?;
     let problem = envelope::army(army, level);
     envelope::watchdog(a.time_limit, a.json, problem.clone());
     let dimension = army.problem().spec.dimension;
@@ -69,8 +83,11 @@ fn on_army(a: &VerifyArgs) -> Result<Replayed, Error> {
     let result = verify::replay(&army.lattice(), level, &men, &play).map(|r| {
         let target = if dimension == 3 { "(0,0,0)" } else { "(0,0)" };
         let line = format!(
-            "legal: {} men, {} jumps, {} moves, {} men left, target {target} reached at level {level}",
-            r.men, r.jumps, r.moves, r.men_left
+            "legal: {}, {}, {}, {} left, target {target} reached at level {level}",
+            men_word(r.men),
+            plural(r.jumps, "jump"),
+            plural(r.moves, "move"),
+            men_word(r.men_left)
         );
         (r, line)
     });
@@ -90,6 +107,16 @@ fn on_army(a: &VerifyArgs) -> Result<Replayed, Error> {
 
 /// A board play: from the start read (any position of the board) to one man on the finish.
 fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
+    if !crate::cli::args::is_board(&a.problem) {
+        return Err(Error::usage(
+            "--finish is for board models (--model FILE, e.g. models/english.toml); an army's play takes --level N",
+        ));
+    }
+    if a.finish.is_none() {
+        return Err(Error::usage(
+            "a board play needs --finish X,Y, the hole its last man must stand on",
+        ));
+    }
     let board = board_of(&a.problem)?;
     let f = cell(a.finish.as_deref(), "finish")?;
     let men = export::read_army(&a.army_csv)?;
@@ -115,8 +142,13 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
     let holes = board.cells.iter().copied().collect();
     let result = verify::replay_board(&holes, &board.directions, &men, &play, f).map(|r| {
         let line = format!(
-            "legal: {} men, {} jumps, {} moves, one man left on ({},{}) of board {}",
-            r.men, r.jumps, r.moves, f.0, f.1, board.name
+            "legal: {}, {}, {}, one man left on ({},{}) of board {}",
+            men_word(r.men),
+            plural(r.jumps, "jump"),
+            plural(r.moves, "move"),
+            f.0,
+            f.1,
+            board.name
         );
         (r, line)
     });

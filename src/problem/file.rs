@@ -93,7 +93,7 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     };
     if raw.name.trim().is_empty() || !raw.name.chars().all(name_char) {
         return Err(format!(
-            "field `name`: '{}' must be non-empty letters, digits, '-' or '_' (it names files)",
+            "field `name`: '{}' must be non-empty ASCII letters (a-z, A-Z), digits, '-' or '_' (it names files)",
             raw.name
         ));
     }
@@ -141,6 +141,17 @@ fn name_char(c: char) -> bool {
 /// One line from a TOML or serde error: the line number, the key on that line, the message.
 fn toml_error(text: &str, e: &toml::de::Error) -> String {
     let msg = e.message().replace('\n', " ");
+    // A missing field has the whole file as its span: "line 1" would point at nothing.
+    if msg.starts_with("missing field") {
+        return msg;
+    }
+    // serde's name for `start`'s shape means nothing to the file's author: say the shapes.
+    let msg = match msg.split_once(", expected internally tagged enum Start") {
+        Some((what, _)) => format!(
+            "{what}; it must be a table: {{ kind = \"half-space\" }}, {{ kind = \"outside\", metric = \"chebyshev\" }} (or \"manhattan\") or {{ kind = \"board\" }}"
+        ),
+        None => msg,
+    };
     let Some(span) = e.span() else {
         return format!("not a valid model file: {msg}");
     };

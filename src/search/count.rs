@@ -75,15 +75,16 @@ pub struct CountOutcome {
 
 /// Counts the minimum armies of `army` at `level`.
 pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOutcome, Error> {
-    count_on(army, level, time_limit, 1)
+    count_on(army, level, time_limit, (1, false))
 }
 
-/// [`count`], proving the minimum with `jobs` cases of a split round at once.
+/// [`count`], proving the minimum with `jobs` cases of a split round at once, and with
+/// `progress` a live display on stderr: the climb's rounds, then the last jumps counted.
 pub fn count_on(
     army: Army,
     level: i32,
     time_limit: Option<f64>,
-    jobs: usize,
+    (jobs, progress): (usize, bool),
 ) -> Result<CountOutcome, Error> {
     let t0 = Instant::now();
     let remaining = || time_limit.map(|t| (t - t0.elapsed().as_secs_f64()).max(0.0));
@@ -91,6 +92,7 @@ pub fn count_on(
         time_limit,
         direct_budget: Some(30.0),
         jobs,
+        progress,
         ..Request::new(army, level)
     })?;
     let mut out = CountOutcome {
@@ -123,9 +125,16 @@ pub fn count_on(
     // Per last jump: the final program's board basis, its definition with every cut, and
     // HiGHS's seconds on it.
     let mut finals: Vec<(Option<BoardBasis>, IpDef, f64)> = Vec::new();
-    for d in army.lattice().last_jump_directions() {
-        complete &= count_for(&mut out, d, k, &remaining, &mut finals)?;
+    let dirs = army.lattice().last_jump_directions();
+    let bar = crate::search::progress::bar(progress, dirs.len(), "last jumps");
+    for d in dirs {
+        if let Some(pb) = &bar {
+            pb.set_message(format!("{k} men: last jump over {d:?}"));
+        }
+        complete &= count_for(&mut out, d, k, &remaining, &mut finals, bar.as_ref())?;
+        bar.iter().for_each(|pb| pb.inc(1));
     }
+    drop(bar);
     out.armies.sort_by(|a, b| a.cells.cmp(&b.cells));
     out.armies.dedup_by(|a, b| a.cells == b.cells);
     let playable = out.armies.iter().filter(|a| a.playable);
@@ -152,6 +161,7 @@ fn count_for(
     k: u64,
     remaining: &dyn Fn() -> Option<f64>,
     finals: &mut Vec<(Option<BoardBasis>, IpDef, f64)>,
+    bar: Option<&indicatif::ProgressBar>,
 ) -> Result<bool, Error> {
     let (army, level) = (out.army, out.level);
     let lattice = army.lattice();
@@ -196,6 +206,12 @@ fn count_for(
         }
         let canonical = take_army(out, &board, &sol, d);
         add_cuts(&board, &mut spec, &lattice, &canonical);
+        if let Some(pb) = bar {
+            let n = out.armies.len();
+            pb.set_message(format!(
+                "{k} men: last jump over {d:?}, {n} start sets found"
+            ));
+        }
     }
 }
 

@@ -20,6 +20,19 @@ pub fn run(
     board: &PegBoard,
     limits: &Limits,
     deadline: Option<std::time::Instant>,
+    each: impl FnMut(&Outcome),
+) -> Result<Vec<Outcome>, String> {
+    run_shown(board, limits, deadline, &mut |_, _, _| {}, each)
+}
+
+/// [`run`], telling `shown` where it is before each problem and once at the end of each
+/// pass: the pass ("quick pass", "full pass"), the problems of the pass done, and how many
+/// the pass has.
+pub fn run_shown(
+    board: &PegBoard,
+    limits: &Limits,
+    deadline: Option<std::time::Instant>,
+    shown: &mut dyn FnMut(&str, usize, usize),
     mut each: impl FnMut(&Outcome),
 ) -> Result<Vec<Outcome>, String> {
     // Ctrl-C counts as the deadline: what is left gets the cheap steps only (milliseconds a
@@ -39,7 +52,9 @@ pub fn run(
         ..limits.clone()
     };
     let mut out = Vec::new();
-    for (v, f) in board.problems() {
+    let problems = board.problems();
+    for (k, (v, f)) in problems.iter().copied().enumerate() {
+        shown("quick pass", k, problems.len());
         out.push(settle::settle(
             board,
             v,
@@ -47,8 +62,15 @@ pub fn run(
             if late() { &cheap } else { &quick },
         )?);
     }
+    let open = out
+        .iter()
+        .filter(|o| o.verdict.solvable().is_none())
+        .count();
+    let mut k = 0;
     for o in out.iter_mut() {
         if o.verdict.solvable().is_none() {
+            shown("full pass", k, open);
+            k += 1;
             let full = if late() { &cheap } else { limits };
             let first = o.seconds;
             *o = settle::settle(board, o.vacancy, o.finish, full)?;
@@ -67,6 +89,7 @@ pub fn run(
         }
         each(o);
     }
+    shown("full pass", k, open);
     Ok(out)
 }
 

@@ -180,7 +180,7 @@ impl Search<'_> {
             time_limit: self.remaining(),
             progress: self.progress.clone(),
             label: format!(
-                "{} level {}: {k} men, last jump over {d:?}",
+                "{} level {}, round {k} men: last jump over {d:?}",
                 self.req.army, self.req.level
             ),
             stop: None,

@@ -174,12 +174,9 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
         return Ok(out);
     }
     out.pagoda_bound = Some(k);
-    let progress = req.progress.then(|| {
-        // Cleared when dropped too, so that no return leaves its line above the answer.
-        let pb = ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
-        pb.enable_steady_tick(std::time::Duration::from_millis(250));
-        pb
-    });
+    // The climb has no known end: a spinner, its message the round under way. Cleared when
+    // dropped too, so that no return leaves its line above the answer.
+    let progress = crate::search::progress::spinner(req.progress);
     let (scratch, case_dir) = match &req.case_dir {
         Some(d) => (None, d.clone()),
         None => {

@@ -13,7 +13,7 @@ use crate::problem::geometry::Cell;
 use crate::proof::farkas::LinearSystem;
 use crate::reduce::cases::Case;
 use crate::search::outcome::Outcome;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,16 +42,7 @@ impl Sweep {
         let log = dir.join(self.log_name(self.extra));
         let (mut done, seeded) = self.settled_before(dir, &log);
         let total: usize = self.families.iter().map(|f| f.cases.len()).sum();
-        let bar = progress.then(|| {
-            let b = ProgressBar::new(total as u64).with_finish(indicatif::ProgressFinish::AndClear);
-            b.set_style(
-                ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} cases  {elapsed_precise} (about {eta} left)  {msg}",
-                )
-                .unwrap(),
-            );
-            b
-        });
+        let bar = crate::search::progress::bar(progress, total, "cases");
         let mut report = Report {
             army: self.army,
             level: self.level,
