@@ -88,8 +88,8 @@ pub struct SolveArgs {
     /// First look for an army for up to SECONDS seconds (taken from --time-limit), with no proof: a verified army found caps the climb, whose rounds of its size and above are never solved; when the climb stops short of it, it is reported as best_size, never as the minimum
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub find: Option<f64>,
-    /// An army found elsewhere (an earlier run, scripts/find-army): its army and play CSV files, replayed at the level before anything is solved; a legal one caps the climb as --find's army does and is reported as best_size, never as the minimum; an illegal one is an error
-    #[arg(long, num_args = 2, value_names = ["ARMY_CSV", "PLAY_CSV"])]
+    /// An army found elsewhere (an earlier run, scripts/find-army): its ARMY and PLAY CSV files, replayed at the level before anything is solved; a legal one caps the climb as --find's army does and is reported as best_size, never as the minimum; an illegal one is an error
+    #[arg(long, num_args = 2, value_names = ["ARMY", "PLAY"])]
     pub incumbent: Option<Vec<PathBuf>>,
     #[command(flatten)]
     pub display: Display,
