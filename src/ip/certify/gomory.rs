@@ -239,12 +239,7 @@ fn exact(sys: &LinearSystem, x: &[f64], ys: &[(usize, f64)], zs: &[(usize, f64)]
     for &(k, v) in zs {
         z[k] = scale(v);
     }
-    cut.bounds = z
-        .iter()
-        .enumerate()
-        .filter(|v| *v.1 != 0)
-        .map(|(k, &v)| (k, v))
-        .collect();
+    cut.bounds = nonzero(&z);
     let (c, _) = combine(&sys.rows, &sys.cols, &cut).ok()?;
     let loss = |k: usize, z: i64| {
         let (l, u) = sys.cols[k];
@@ -265,16 +260,20 @@ fn exact(sys: &LinearSystem, x: &[f64], ys: &[(usize, f64)], zs: &[(usize, f64)]
             up
         };
     }
-    cut.bounds = z
-        .iter()
-        .enumerate()
-        .filter(|v| *v.1 != 0)
-        .map(|(k, &v)| (k, v))
-        .collect();
+    cut.bounds = nonzero(&z);
     let row = derive(&sys.rows, &sys.cols, &cut).ok()?;
     if row.coefs.iter().any(|c| c.1.abs() > MOST_COEFFICIENT) || row.coefs.is_empty() {
         return None;
     }
     let lhs: f64 = row.coefs.iter().map(|&(j, a)| a as f64 * x[j]).sum();
     (lhs < row.lo? as f64 - 1e-6).then_some(cut)
+}
+
+/// The nonzero multipliers of `z` with their column indices.
+fn nonzero(z: &[i64]) -> Vec<(usize, i64)> {
+    z.iter()
+        .enumerate()
+        .filter(|v| *v.1 != 0)
+        .map(|(k, &v)| (k, v))
+        .collect()
 }
