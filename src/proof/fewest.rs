@@ -139,11 +139,11 @@ impl Search {
     /// Step 3: the fewest moves from the start to the finish through `g` (None: no play).
     fn fewest(&self, g: &[Vec<u64>]) -> Option<u8> {
         let total = self.n - 2;
-        let mut to_end: Vec<Vec<u8>> = g.iter().map(|l| vec![FAR; l.len()]).collect();
+        // Each level's values are made once, from those of the levels after it.
+        let mut to_end: Vec<Vec<u8>> = vec![Vec::new(); total + 1];
         for j in (0..=total).rev() {
             let (now, later) = to_end.split_at_mut(j + 1);
-            let values = self.level_to_end(g, j, later);
-            now[j] = values;
+            now[j] = self.level_to_end(g, j, later);
         }
         to_end
             .first()

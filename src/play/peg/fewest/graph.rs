@@ -274,6 +274,11 @@ pub(super) fn solve_on_plays(
     Ok(out)
 }
 
+/// The jumps made to reach a position (its men missing, less the vacancy), if any.
+fn level_of(bits: &Bits, p: u64) -> Option<usize> {
+    (bits.n - 1).checked_sub(p.count_ones() as usize)
+}
+
 /// Moves to or from a position not joined to the start or the finish (and empty slots).
 const FAR: u8 = u8::MAX;
 
@@ -305,10 +310,7 @@ impl<'a> Graph<'a> {
 
     /// The number of a position (any image), if it is on some play.
     fn id(&self, bits: &Bits, p: u64) -> Option<usize> {
-        let j = (bits.n - 1).checked_sub(p.count_ones() as usize)?;
-        let c = bits.canon(self.h, p);
-        let slot = self.tables.get(j)?.find(c)?;
-        Some(self.offsets[j] + slot)
+        self.id_of_least(bits, bits.canon(self.h, p))
     }
 
     /// Every move from the positions of `batch` (empty slots skipped) as (the position's
@@ -370,13 +372,12 @@ impl<'a> Graph<'a> {
 
     /// The level's table a position belongs in, by its number of men.
     fn table(&self, bits: &Bits, p: u64) -> Option<&Lookup> {
-        let j = (bits.n - 1).checked_sub(p.count_ones() as usize)?;
-        self.tables.get(j)
+        self.tables.get(level_of(bits, p)?)
     }
 
     /// The number of a position given as its least image under H, if it is on some play.
     fn id_of_least(&self, bits: &Bits, c: u64) -> Option<usize> {
-        let j = (bits.n - 1).checked_sub(c.count_ones() as usize)?;
+        let j = level_of(bits, c)?;
         let slot = self.tables.get(j)?.find(c)?;
         Some(self.offsets[j] + slot)
     }
