@@ -32,6 +32,18 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
+/// Every Markdown file under `dir` (results/ is generated; its pages are read too).
+fn markdown_under(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            markdown_under(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+}
+
 /// A fenced block: its info string and its lines.
 struct Block {
     lang: String,
@@ -302,7 +314,9 @@ fn the_readme_is_a_front_page() {
     let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
     assert!(ci.contains("bash scripts/setup && cargo test --release"));
     // Sources are cited by author and title; the reader has no numbered reference files.
-    for page in pages() {
+    let mut results = Vec::new();
+    markdown_under(&root().join("results"), &mut results);
+    for page in pages().into_iter().chain(results) {
         let text = std::fs::read_to_string(&page).unwrap();
         for stale in ["reference 00", "shared/notes", "../shared"] {
             assert!(!text.contains(stale), "{}: '{stale}'", page.display());
