@@ -55,6 +55,11 @@ pub struct MovesArgs {
     /// machine); levels that would need more stop the search with one line (exit 3)
     #[arg(long, value_name = "BYTES", value_parser = crate::play::peg::fewest::parse_memory)]
     pub memory: Option<usize>,
+    /// A board problem by levels: skip the table of positions by fewest moves from the start
+    /// (Beasley's), a second pass over the move graph that takes about a fifth of a large
+    /// problem's time; the fewest moves and the play are the same
+    #[arg(long)]
+    pub no_table: bool,
     /// A board problem by levels: keep the levels on disk in DIR, as sorted files, so that the
     /// search needs memory only for its sorting buffers and the positions on some play; the
     /// levels stay there for the next run (which resumes from them) and for other problems

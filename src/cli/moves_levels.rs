@@ -25,6 +25,7 @@ pub fn moves(
         progress: progress(bar.as_ref(), a.display.verbose),
         pruning: a.prune.clone(),
         disk: work_disk(a)?,
+        table: !a.no_table,
         ..Limits::default()
     }
     .with_memory_arg(a.memory);
@@ -212,10 +213,12 @@ fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, 
         "positions: {built} in the forward and backward levels; on some play, by jumps made: {:?}",
         s.on_plays
     );
-    outln!(
-        "positions on some play per level (fewest moves from the start; up to {} symmetries):",
-        s.symmetry
-    );
+    if !s.table.is_empty() {
+        outln!(
+            "positions on some play per level (fewest moves from the start; up to {} symmetries):",
+            s.symmetry
+        );
+    }
     for (d, row) in s.table.iter().enumerate() {
         let cols: Vec<String> = row
             .iter()

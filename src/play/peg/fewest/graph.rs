@@ -251,10 +251,21 @@ pub(super) fn solve_on_plays(
     let id = |p: u64| g.id(bits, p);
     let (first, last) = (id(start).expect("in G"), id(1 << f).expect("in G"));
     let to_end = g.to_end(bits, last, lim)?;
-    let from_start = g.distances_from(bits, first, lim)?;
     let best = to_end[first];
+    if lim.table {
+        out.table = beasley_table(&g.distances_from(bits, first, lim)?, &to_end);
+    }
+    out.min_moves = Some(u32::from(best));
+    out.play = Some(walk(board, bits, &id, &to_end, start));
+    out.seconds = started.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// Positions by fewest moves from the start (rows) and moves of the shortest play through
+/// them (columns): Beasley's tables, exact.
+fn beasley_table(from_start: &[u8], to_end: &[u8]) -> Vec<Vec<u64>> {
     let mut table: Vec<Vec<u64>> = Vec::new();
-    for (&d, &e) in from_start.iter().zip(&to_end) {
+    for (&d, &e) in from_start.iter().zip(to_end) {
         if d == FAR || e == FAR {
             continue;
         }
@@ -267,11 +278,7 @@ pub(super) fn solve_on_plays(
         }
         table[d][t] += 1;
     }
-    out.table = table;
-    out.min_moves = Some(u32::from(best));
-    out.play = Some(walk(board, bits, &id, &to_end, start));
-    out.seconds = started.elapsed().as_secs_f64();
-    Ok(out)
+    table
 }
 
 /// The jumps made to reach a position (its men missing, less the vacancy), if any.

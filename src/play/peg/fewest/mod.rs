@@ -91,6 +91,10 @@ pub struct Limits {
     pub pruning: Pruning,
     /// Levels on disk ([`outcore`]): where, and the disk budget. None: in memory.
     pub disk: Option<Disk>,
+    /// Whether to make Beasley's table of positions by fewest moves from the start: a
+    /// second pass over the move graph, about a fifth of a large problem's time, that the
+    /// fewest moves and the play do not need.
+    pub table: bool,
 }
 
 /// The bytes a position of the level being built may take at its peak (its parent's level
@@ -146,6 +150,7 @@ impl Default for Limits {
             progress: None,
             pruning: Pruning::Off,
             disk: None,
+            table: true,
         }
     }
 }
