@@ -137,7 +137,7 @@ fn the_english_central_game_on_disk_resumes_and_keeps_its_budget() {
     for (p, _) in level_times(fresh.path()) {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         assert!(
-            name.starts_with("level-") && name.ends_with(".bin"),
+            name.starts_with("level-") && name.ends_with(".lvl"),
             "{name}"
         );
     }
@@ -190,7 +190,7 @@ fn levels_built_in_parts_are_the_levels_built_whole() {
         }
         if level == 5 {
             for (name, _) in tree(parts.path()) {
-                if name.ends_with("level-5.part-1-of-3.bin") {
+                if name.ends_with("level-5.part-1-of-3.lvl") {
                     std::fs::remove_file(parts.path().join(name)).unwrap();
                 }
             }

@@ -159,7 +159,7 @@ fn moves_by_levels_on_disk_stops_and_resumes() {
     assert!(
         files
             .iter()
-            .all(|n| n.starts_with("level-") && n.ends_with(".bin")),
+            .all(|n| n.starts_with("level-") && n.ends_with(".lvl")),
         "{files:?}"
     );
     let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))

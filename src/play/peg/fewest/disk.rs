@@ -1,19 +1,13 @@
-//! Positions on disk, for the search by levels out of memory ([`super::outcore`]): a level as
-//! a file of sorted, distinct positions, each in the fewest whole bytes that hold the board
-//! (a 45-hole position in 6 bytes); and an external sort ([`Sorter`]) that keeps what fits in
-//! its memory budget, writes the rest as sorted runs and merges them, without repeats, in one
-//! pass.
-//!
-//! Every file is written under a temporary name and renamed when complete, so a file with a
-//! level's name is always a whole level (a run stopped by Ctrl-C or a full disk leaves only
-//! temporary files, removed by the next run). The disk used is charged against a budget as
-//! it is written; over the budget the search stops with [`Stop::Disk`].
+//! The disk of the search by levels out of memory ([`super::outcore`]): where levels go and
+//! the budget they are charged against (over it the search stops with [`Stop::Disk`]), and an
+//! external sort ([`Sorter`]) that keeps what fits in its memory budget, writes the rest as
+//! sorted runs and merges them, without repeats, in one pass. A level is a file of sorted,
+//! distinct positions in the packed format of [`super::packed`].
 
 use super::Stop;
+use super::packed::{Item, LevelFile, Stream, Writer};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -81,12 +75,12 @@ impl Disk {
         Ok(())
     }
 
-    fn release(&self, bytes: u64) {
+    pub(super) fn release(&self, bytes: u64) {
         self.used.fetch_sub(bytes, Ordering::Relaxed);
     }
 
     /// A fresh temporary file name in `dir`.
-    fn temp(&self, dir: &Path, what: &str) -> PathBuf {
+    pub(super) fn temp(&self, dir: &Path, what: &str) -> PathBuf {
         let k = self.names.fetch_add(1, Ordering::Relaxed);
         dir.join(format!("{what}-{}-{k}.tmp", std::process::id()))
     }
@@ -97,230 +91,6 @@ pub(super) fn io(what: &str, path: &Path, e: std::io::Error) -> Stop {
     Stop::Disk(format!("{what} {}: {e}", path.display()))
 }
 
-/// What a sorted file holds: a position, or a pair (key, position) sorted by key.
-pub(super) trait Item: Copy + Ord + Send + Sync {
-    const WORDS: usize;
-    fn put(self, out: &mut Vec<u8>, width: usize);
-    fn get(bytes: &[u8], width: usize) -> Self;
-}
-
-fn word(bytes: &[u8], width: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b[..width].copy_from_slice(&bytes[..width]);
-    u64::from_le_bytes(b)
-}
-
-impl Item for u64 {
-    const WORDS: usize = 1;
-    fn put(self, out: &mut Vec<u8>, width: usize) {
-        out.extend_from_slice(&self.to_le_bytes()[..width]);
-    }
-    fn get(bytes: &[u8], width: usize) -> u64 {
-        word(bytes, width)
-    }
-}
-
-impl Item for (u64, u64) {
-    const WORDS: usize = 2;
-    fn put(self, out: &mut Vec<u8>, width: usize) {
-        self.0.put(out, width);
-        self.1.put(out, width);
-    }
-    fn get(bytes: &[u8], width: usize) -> (u64, u64) {
-        (word(bytes, width), word(&bytes[width..], width))
-    }
-}
-
-/// Items written to a temporary file, charged to the disk as they go; the file is removed if
-/// it is dropped unfinished (a search stopped by its budget, Ctrl-C or a disk error).
-struct Writer<'a> {
-    disk: &'a Disk,
-    tmp: PathBuf,
-    out: Option<BufWriter<File>>,
-    bytes: Vec<u8>,
-    width: usize,
-    written: u64,
-}
-
-impl<'a> Writer<'a> {
-    fn new(disk: &'a Disk, dir: &Path, what: &str, width: usize) -> Result<Writer<'a>, Stop> {
-        let tmp = disk.temp(dir, what);
-        let f = File::create(&tmp).map_err(|e| io("cannot create", &tmp, e))?;
-        Ok(Writer {
-            disk,
-            tmp,
-            out: Some(BufWriter::with_capacity(1 << 20, f)),
-            bytes: Vec::with_capacity(1 << 20),
-            width,
-            written: 0,
-        })
-    }
-
-    fn push<T: Item>(&mut self, x: T) -> Result<(), Stop> {
-        x.put(&mut self.bytes, self.width);
-        if self.bytes.len() >= 1 << 20 {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> Result<(), Stop> {
-        let n = self.bytes.len() as u64;
-        self.disk.charge(n)?;
-        self.written += n;
-        if let Some(out) = &mut self.out {
-            out.write_all(&self.bytes)
-                .map_err(|e| io("cannot write", &self.tmp, e))?;
-        }
-        self.bytes.clear();
-        Ok(())
-    }
-
-    /// The file complete, renamed to `to` (or kept under its temporary name when None).
-    fn finish(mut self, to: Option<&Path>) -> Result<(PathBuf, u64), Stop> {
-        self.flush()?;
-        let out = self.out.take().expect("finished once");
-        let f = out
-            .into_inner()
-            .map_err(|e| io("cannot write", &self.tmp, e.into_error()))?;
-        f.sync_all().map_err(|e| io("cannot write", &self.tmp, e))?;
-        let path = match to {
-            Some(p) => {
-                std::fs::rename(&self.tmp, p).map_err(|e| io("cannot rename", &self.tmp, e))?;
-                p.to_path_buf()
-            }
-            None => self.tmp.clone(),
-        };
-        Ok((path, std::mem::take(&mut self.written)))
-    }
-}
-
-impl Drop for Writer<'_> {
-    fn drop(&mut self) {
-        if self.out.is_some() {
-            self.out = None;
-            let _ = std::fs::remove_file(&self.tmp);
-            self.disk.release(self.written);
-        }
-    }
-}
-
-/// A level on disk: sorted positions without repeats, `width` bytes each.
-#[derive(Clone, Debug)]
-pub struct LevelFile {
-    pub path: PathBuf,
-    pub len: u64,
-    pub width: usize,
-}
-
-impl LevelFile {
-    /// The level at `path` if it is there whole (its size a multiple of the width).
-    pub(super) fn open(path: &Path, width: usize) -> Option<LevelFile> {
-        let size = std::fs::metadata(path).ok()?.len();
-        (size % width as u64 == 0).then(|| LevelFile {
-            path: path.to_path_buf(),
-            len: size / width as u64,
-            width,
-        })
-    }
-
-    /// Its positions from the `skip`-th on, at most `take` of them.
-    pub(super) fn stream(&self, skip: u64, take: u64) -> Result<Stream<u64>, Stop> {
-        Stream::open(
-            &self.path,
-            self.width,
-            skip,
-            take.min(self.len.saturating_sub(skip)),
-        )
-    }
-
-    /// Writes sorted, distinct positions as the level at `path` (atomically).
-    pub(super) fn write(
-        disk: &Disk,
-        path: &Path,
-        width: usize,
-        items: &mut dyn FnMut() -> Result<Option<u64>, Stop>,
-    ) -> Result<LevelFile, Stop> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let mut w = Writer::new(disk, dir, "level", width)?;
-        let mut len = 0u64;
-        while let Some(p) = items()? {
-            w.push(p)?;
-            len += 1;
-        }
-        w.finish(Some(path))?;
-        Ok(LevelFile {
-            path: path.to_path_buf(),
-            len,
-            width,
-        })
-    }
-}
-
-/// Items read in order from a file.
-pub(super) struct Stream<T> {
-    path: PathBuf,
-    input: BufReader<File>,
-    width: usize,
-    left: u64,
-    _item: std::marker::PhantomData<T>,
-}
-
-impl<T: Item> Stream<T> {
-    fn open(path: &Path, width: usize, skip: u64, take: u64) -> Result<Stream<T>, Stop> {
-        let mut f = File::open(path).map_err(|e| io("cannot read", path, e))?;
-        f.seek(SeekFrom::Start(skip * (T::WORDS * width) as u64))
-            .map_err(|e| io("cannot read", path, e))?;
-        Ok(Stream {
-            path: path.to_path_buf(),
-            input: BufReader::with_capacity(1 << 20, f),
-            width,
-            left: take,
-            _item: std::marker::PhantomData,
-        })
-    }
-
-    pub(super) fn next(&mut self) -> Result<Option<T>, Stop> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        let mut b = [0u8; 16];
-        let b = &mut b[..T::WORDS * self.width];
-        self.input
-            .read_exact(b)
-            .map_err(|e| io("cannot read", &self.path, e))?;
-        self.left -= 1;
-        Ok(Some(T::get(b, self.width)))
-    }
-
-    /// `f` on each block of up to `n` items, in order, to the end of the stream.
-    pub(super) fn each_block(
-        &mut self,
-        n: usize,
-        mut f: impl FnMut(&[T]) -> Result<(), Stop>,
-    ) -> Result<(), Stop> {
-        loop {
-            let block = self.block(n)?;
-            if block.is_empty() {
-                return Ok(());
-            }
-            f(&block)?;
-        }
-    }
-
-    /// Up to `n` items.
-    pub(super) fn block(&mut self, n: usize) -> Result<Vec<T>, Stop> {
-        let mut out = Vec::with_capacity(n.min(self.left as usize));
-        while out.len() < n {
-            match self.next()? {
-                Some(x) => out.push(x),
-                None => break,
-            }
-        }
-        Ok(out)
-    }
-}
-
 /// An external sort: items gathered in memory up to `cap`, each full buffer sorted and written
 /// as a run; [`Sorter::finish`] merges the runs and what is left in memory.
 pub(super) struct Sorter<'a, T: Item> {
@@ -329,7 +99,8 @@ pub(super) struct Sorter<'a, T: Item> {
     width: usize,
     cap: usize,
     buf: Vec<T>,
-    runs: Vec<(PathBuf, u64)>,
+    /// Each run's path, items and bytes.
+    runs: Vec<(PathBuf, u64, u64)>,
 }
 
 impl<'a, T: Item> Sorter<'a, T> {
@@ -389,7 +160,7 @@ impl<'a, T: Item> Sorter<'a, T> {
 
 impl<T: Item> Drop for Sorter<'_, T> {
     fn drop(&mut self) {
-        for (p, bytes) in self.runs.drain(..) {
+        for (p, _, bytes) in self.runs.drain(..) {
             let _ = std::fs::remove_file(p);
             self.disk.release(bytes);
         }
@@ -419,7 +190,7 @@ pub(super) struct Merged<'a, T: Item> {
     disk: &'a Disk,
     mem: Vec<Part<T>>,
     files: Vec<Stream<T>>,
-    runs: Vec<(PathBuf, u64)>,
+    runs: Vec<(PathBuf, u64, u64)>,
     heap: BinaryHeap<Reverse<(T, usize)>>,
     last: Option<T>,
 }
@@ -444,9 +215,8 @@ impl<'a, T: Item> Merged<'a, T> {
             m.mem.push(Part { v, at: mid, end });
             m.runs.append(&mut s.runs);
         }
-        for (path, bytes) in &m.runs {
-            let len = bytes / (T::WORDS * width) as u64;
-            m.files.push(Stream::open(path, width, 0, len)?);
+        for (path, len, _) in &m.runs {
+            m.files.push(Stream::open(path, width, 0, *len)?);
         }
         m.started()
     }
@@ -455,8 +225,7 @@ impl<'a, T: Item> Merged<'a, T> {
     pub(super) fn of_files(disk: &'a Disk, files: &[LevelFile]) -> Result<Merged<'a, T>, Stop> {
         let mut m = Merged::empty(disk);
         for f in files {
-            let len = f.len / T::WORDS as u64;
-            m.files.push(Stream::open(&f.path, f.width, 0, len)?);
+            m.files.push(Stream::open(&f.path, f.width, 0, f.len)?);
         }
         m.started()
     }
@@ -511,7 +280,7 @@ impl<'a, T: Item> Merged<'a, T> {
 impl<T: Item> Drop for Merged<'_, T> {
     fn drop(&mut self) {
         self.files.clear();
-        for (p, bytes) in self.runs.drain(..) {
+        for (p, _, bytes) in self.runs.drain(..) {
             let _ = std::fs::remove_file(p);
             self.disk.release(bytes);
         }

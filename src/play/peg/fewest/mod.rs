@@ -47,6 +47,7 @@ mod disk;
 mod graph;
 mod levels;
 mod outcore;
+mod packed;
 mod parts;
 mod prune;
 pub use bits::Bits;

@@ -18,8 +18,9 @@
 //! problem with the same hole, reads it instead of building it again. These files are a
 //! cache, not evidence: a proof of a minimum is [`crate::proof`]'s own search.
 
-use super::disk::{Disk, Join, LevelFile, Merged, Sorter, io};
+use super::disk::{Disk, Join, Merged, Sorter, io};
 use super::graph::{coset_reps, par_batches, par_filter, solve_on_plays};
+use super::packed::{LevelFile, level_path};
 use super::prune::Pagodas;
 use super::{Bits, Limits, Lookup, Solved, Stop, depths};
 use crate::play::peg::PegBoard;
@@ -393,10 +394,10 @@ impl Plan {
         let t0 = Instant::now();
         let mut levels: Vec<LevelFile> = Vec::new();
         for j in 0..=depth {
-            let path = dir.join(format!("level-{j}.bin"));
+            let path = level_path(&dir, j);
             let level = match LevelFile::open(&path, width) {
                 Some(l) => {
-                    disk.charge(l.len * width as u64)?;
+                    disk.charge(l.bytes)?;
                     l
                 }
                 None if j == 0 => level_zero(bits, (hole, group, keep), &path, disk)?,

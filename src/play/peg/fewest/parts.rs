@@ -11,8 +11,9 @@
 //! sorted without repeats, and their merge sorted without repeats. The pagodas are those kept
 //! in the work directory, so every part prunes alike.
 
-use super::disk::{Disk, LevelFile, Merged};
+use super::disk::{Disk, Merged};
 use super::outcore::{level_zero, next_level, plans};
+use super::packed::{LevelFile, level_path, part_path};
 use super::{Bits, Limits, Stop};
 use crate::play::peg::PegBoard;
 use std::path::Path;
@@ -78,7 +79,7 @@ pub fn run_step(
         }
         let dir = plan.dir(bits, disk);
         std::fs::create_dir_all(&dir).map_err(|e| super::disk::io("cannot create", &dir, e))?;
-        let whole = dir.join(format!("level-{level}.bin"));
+        let whole = level_path(&dir, level);
         if let Some(l) = LevelFile::open(&whole, width) {
             done.push(format!(
                 "{}: level {level} complete ({} positions)",
@@ -89,7 +90,7 @@ pub fn run_step(
         }
         let line = match step {
             Job::Part { k, n, .. } => {
-                let path = dir.join(format!("level-{level}.part-{k}-of-{n}.bin"));
+                let path = part_path(&dir, level, k, n);
                 let prev = previous(bits, &plan, &dir, level, disk)?;
                 let group = (&plan.group[..], &plan.keep);
                 let part = match LevelFile::open(&path, width) {
@@ -117,7 +118,7 @@ fn previous(
     level: usize,
     disk: &Disk,
 ) -> Result<LevelFile, Stop> {
-    let path = dir.join(format!("level-{}.bin", level - 1));
+    let path = level_path(dir, level - 1);
     match LevelFile::open(&path, bits.n.div_ceil(8)) {
         Some(l) => Ok(l),
         None if level == 1 => level_zero(bits, (plan.hole, &plan.group, &plan.keep), &path, disk),
@@ -131,9 +132,7 @@ fn previous(
 
 /// Level j from its n parts (each must be there), the parts removed once it is written.
 fn merge(dir: &Path, level: usize, n: u64, width: usize, disk: &Disk) -> Result<String, Stop> {
-    let paths: Vec<_> = (0..n)
-        .map(|k| dir.join(format!("level-{level}.part-{k}-of-{n}.bin")))
-        .collect();
+    let paths: Vec<_> = (0..n).map(|k| part_path(dir, level, k, n)).collect();
     let parts: Vec<LevelFile> = paths
         .iter()
         .filter_map(|p| LevelFile::open(p, width))
@@ -145,7 +144,7 @@ fn merge(dir: &Path, level: usize, n: u64, width: usize, disk: &Disk) -> Result<
             dir.display()
         )));
     }
-    let whole = dir.join(format!("level-{level}.bin"));
+    let whole = level_path(dir, level);
     let mut m = Merged::<u64>::of_files(disk, &parts)?;
     let l = LevelFile::write(disk, &whole, width, &mut || m.next())?;
     drop(m);
