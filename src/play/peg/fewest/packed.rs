@@ -137,7 +137,7 @@ impl<'a> Writer<'a> {
     }
 
     pub(super) fn push<T: Item>(&mut self, x: T) -> Result<(), Stop> {
-        if self.items % BLOCK_ITEMS == 0 {
+        if self.items.is_multiple_of(BLOCK_ITEMS) {
             self.index.push(self.written + self.bytes.len() as u64);
             self.prev = 0;
         }
