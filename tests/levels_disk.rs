@@ -5,7 +5,7 @@
 //! too small stops the search with one line.
 
 use solarmy::play::peg::PegBoard;
-use solarmy::play::peg::fewest::{self, Disk, Job, Join, Limits, Pruning, Solved, Stop};
+use solarmy::play::peg::fewest::{self, Disk, Job, Join, Limits, Meet, Pruning, Solved, Stop};
 use std::path::Path;
 
 fn board(name: &str) -> PegBoard {
@@ -56,6 +56,50 @@ fn the_triangle_on_disk_is_the_triangle_in_memory() {
                     let (d, _) = fewest::solve_one(&b, v, f, &lim).unwrap();
                     let what = format!("triangle5 {v} -> {f} {} {join:?}", pruning.name());
                     same(&what, &a, &d);
+                }
+            }
+        }
+    }
+}
+
+/// A square board of side `n` (holes (0,0) … (n−1,n−1)), as a model file in `dir`.
+fn square(dir: &Path, n: i32) -> PegBoard {
+    let cells: Vec<String> = (0..n)
+        .flat_map(|y| (0..n).map(move |x| format!("[{x}, {y}]")))
+        .collect();
+    let text = format!(
+        "name = \"square{n}\"\ndimension = 2\ndirections = [[1, 0], [-1, 0], [0, 1], [0, -1]]\nstart = {{ kind = \"board\" }}\nembedding = \"square\"\ncells = [{}]\n",
+        cells.join(", ")
+    );
+    let path = dir.join(format!("square{n}.toml"));
+    std::fs::write(&path, text).unwrap();
+    PegBoard::read(&path).unwrap()
+}
+
+/// Met by children (the middle level never built), every problem of the triangle of side 5
+/// (13 jumps: the middle one level past the forward levels) and of the 4×4 square (14 jumps:
+/// one set of levels serving both sides must reach the backward depth), unpruned and pruned:
+/// the positions on some play, the fewest moves and the table of the search in memory.
+#[test]
+fn met_by_children_the_answers_are_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    for b in [board("triangle5"), square(dir.path(), 4)] {
+        for pruning in [Pruning::Off, Pruning::Shape] {
+            for v in 0..b.cells.len() {
+                for f in 0..b.cells.len() {
+                    let mem = Limits {
+                        pruning: pruning.clone(),
+                        ..Limits::default()
+                    };
+                    let (a, _) = fewest::solve_one(&b, v, f, &mem).unwrap();
+                    let mut lim = on_disk(dir.path(), pruning.clone(), u64::MAX);
+                    lim.disk = lim.disk.map(|d| d.met(Meet::Children));
+                    let (d, _) = fewest::solve_one(&b, v, f, &lim).unwrap();
+                    let what = format!("{} {v} -> {f} {} by children", b.name, pruning.name());
+                    assert_eq!(a.min_moves, d.min_moves, "{what}");
+                    assert_eq!(a.on_plays, d.on_plays, "{what}");
+                    assert_eq!(a.table, d.table, "{what}");
+                    assert_eq!(a.play.is_some(), d.play.is_some(), "{what}");
                 }
             }
         }

@@ -70,6 +70,12 @@ pub struct MovesArgs {
     /// there, less 1 GiB); more stops the search with one line (exit 3)
     #[arg(long, value_name = "BYTES", requires = "work", value_parser = crate::play::peg::fewest::parse_memory)]
     pub disk: Option<usize>,
+    /// With --work: how the middle of the positions on some play is found: level (from the
+    /// middle level) or children (from the children of the level before it, asked of a Bloom
+    /// filter first: the largest level is never built, which saves its disk and time when
+    /// few positions are on some play)
+    #[arg(long, value_name = "HOW", default_value = "level", requires = "work", value_parser = crate::play::peg::fewest::Meet::parse)]
+    pub meet: crate::play::peg::fewest::Meet,
     /// With --work: build only part K of N of level J (the positions whose hash is K) from
     /// the complete level J − 1, as one job of a job array (scripts/levels-array), and exit
     #[arg(long, value_name = "J:K/N", requires = "work", value_parser = |s: &str| crate::play::peg::fewest::Job::parse(s, false))]

@@ -143,7 +143,7 @@ fn work_disk(a: &MovesArgs) -> Result<Option<fewest::Disk>, Error> {
         Some(b) => b as u64,
         None => fewest::free_space(&dir).unwrap_or(u64::MAX),
     };
-    Ok(Some(fewest::Disk::new(dir, budget)))
+    Ok(Some(fewest::Disk::new(dir, budget).met(a.meet)))
 }
 
 /// The answer as JSON (the fields of the iterative-deepening answer where they apply).

@@ -22,6 +22,8 @@ pub struct Disk {
     pub budget: u64,
     /// How the positions on some play are found beside the middle level.
     pub join: Join,
+    /// How the middle level of the positions on some play is found.
+    pub meet: Meet,
     used: Arc<AtomicU64>,
     peak: Arc<AtomicU64>,
     names: Arc<AtomicUsize>,
@@ -39,12 +41,36 @@ pub enum Join {
     Scan,
 }
 
+/// How the positions on some play at the middle (J jumps made) are found: from the forward
+/// level J, each position tested against the backward level N − J (`Level`); or from the
+/// children of the forward level J − 1, so that level J, a search's largest, is never built
+/// (`Children`: each child asked of a Bloom filter of the backward level first, the few it
+/// may hold sorted and joined exactly). Both give the same set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Meet {
+    #[default]
+    Level,
+    Children,
+}
+
+impl Meet {
+    /// The command line's `--meet`.
+    pub fn parse(s: &str) -> Result<Meet, String> {
+        match s {
+            "level" => Ok(Meet::Level),
+            "children" => Ok(Meet::Children),
+            _ => Err(format!("'{s}' is not level or children")),
+        }
+    }
+}
+
 impl Disk {
     pub fn new(dir: PathBuf, budget: u64) -> Disk {
         Disk {
             dir,
             budget,
             join: Join::Auto,
+            meet: Meet::Level,
             used: Arc::default(),
             peak: Arc::default(),
             names: Arc::default(),
@@ -54,6 +80,11 @@ impl Disk {
     /// The same with the positions on some play found by `join`.
     pub fn joined(self, join: Join) -> Disk {
         Disk { join, ..self }
+    }
+
+    /// The same with the middle level met by `meet`.
+    pub fn met(self, meet: Meet) -> Disk {
+        Disk { meet, ..self }
     }
 
     /// The most bytes held on disk at once so far.

@@ -42,6 +42,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 mod bits;
+mod bloom;
 mod catalogue;
 mod disk;
 mod graph;
@@ -52,7 +53,7 @@ mod parts;
 mod prune;
 pub use bits::Bits;
 pub use catalogue::{Entry, REACH_BYTES, Status, catalogue};
-pub use disk::{Disk, Join};
+pub use disk::{Disk, Join, Meet};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
 pub use outcore::{free_space, work_dir};

@@ -18,7 +18,8 @@
 //! problem with the same hole, reads it instead of building it again. These files are a
 //! cache, not evidence: a proof of a minimum is [`crate::proof`]'s own search.
 
-use super::disk::{Disk, Join, Merged, Sorter, io};
+use super::bloom::Bloom;
+use super::disk::{Disk, Join, Meet, Merged, Sorter, io};
 use super::graph::{coset_reps, par_batches, par_filter, solve_on_plays};
 use super::packed::{LevelFile, level_path};
 use super::prune::Pagodas;
@@ -299,19 +300,14 @@ fn on_plays(
     disk: &Disk,
 ) -> Result<Vec<Vec<u64>>, Stop> {
     let n_jumps = bits.n - 2;
-    let j_mid = fwd.reach.levels.len() - 1;
+    let built = fwd.reach.levels.len() - 1;
+    // Met by children, the forward levels stop one short of the middle.
+    let j_mid = built + usize::from(disk.meet == Meet::Children);
     let k_mid = n_jumps - j_mid;
     let reps = coset_reps(bits, h, (fwd.g, fwd.g_inv), &fwd.reach.group);
     let mut levels: Vec<Vec<u64>> = vec![Vec::new(); n_jumps + 1];
     let held = |levels: &[Vec<u64>]| levels.iter().map(|l| 8 * l.len()).sum::<usize>();
-    let meet = |r: u64, out: &mut Vec<(u64, u64)>| {
-        for &x in &reps {
-            let p = bits.image(fwd.g, bits.image(x, r));
-            out.push((bwd.key(bits, bits.full ^ p), bits.canon(h, p)));
-        }
-    };
-    let from = Source::File(&fwd.reach.levels[j_mid]);
-    levels[j_mid] = filter(from, &meet, &bwd.reach.levels[k_mid], (lim, disk, 0))?;
+    levels[j_mid] = meet(bits, h, (fwd, bwd), &reps, (built, k_mid), lim, disk)?;
     let back = |q: u64, out: &mut Vec<(u64, u64)>| {
         let mut ps = Vec::new();
         bits.parents(q, &mut ps);
@@ -357,6 +353,68 @@ fn on_plays(
         };
     }
     Ok(levels)
+}
+
+/// The positions on some play at the middle, from the forward level `built` (the middle
+/// itself, or the level before it when met by children) against the backward level `k_mid`.
+fn meet(
+    bits: &Bits,
+    h: &[usize],
+    (fwd, bwd): (&Side, &Side),
+    reps: &[usize],
+    (built, k_mid): (usize, usize),
+    lim: &Limits,
+    disk: &Disk,
+) -> Result<Vec<u64>, Stop> {
+    let level = &bwd.reach.levels[k_mid];
+    let from = Source::File(&fwd.reach.levels[built]);
+    // Each image up to H of a forward position, as H's least image with its key.
+    let pair = |p: u64, out: &mut Vec<(u64, u64)>| {
+        out.push((bwd.key(bits, bits.full ^ p), bits.canon(h, p)))
+    };
+    if disk.meet == Meet::Level {
+        let same = |r: u64, out: &mut Vec<(u64, u64)>| {
+            for &x in reps {
+                pair(bits.image(fwd.g, bits.image(x, r)), out);
+            }
+        };
+        return filter(from, &same, level, (lim, disk, 0));
+    }
+    lim.tell(|| format!("a Bloom filter of {} positions", level.len));
+    let bloom = Bloom::of(level, &|| lim.stopped())?;
+    let children = |r: u64, out: &mut Vec<(u64, u64)>| {
+        let mut cs = Vec::new();
+        for &x in reps {
+            bits.children(bits.image(fwd.g, bits.image(x, r)), &mut cs);
+        }
+        let from = out.len();
+        for &c in &cs {
+            pair(c, out);
+        }
+        for &(k, _) in &out[from..] {
+            bloom.prefetch(k);
+        }
+        let mut i = from;
+        for j in from..out.len() {
+            if bloom.may_hold(out[j].0) {
+                out[i] = out[j];
+                i += 1;
+            }
+        }
+        out.truncate(i);
+    };
+    lim.tell(|| {
+        format!(
+            "the children of {} positions met",
+            fwd.reach.levels[built].len
+        )
+    });
+    filter(
+        from,
+        &children,
+        level,
+        (lim, disk, Bloom::bytes_for(level.len)),
+    )
 }
 
 /// What decides one side's levels: the start's hole, the group kept, the pagodas pruned by,
@@ -433,6 +491,12 @@ pub(super) fn plans(
     disk: &Disk,
 ) -> Result<Vec<(Plan, usize)>, Stop> {
     let (jf, jb) = depths(bits);
+    // Met by children, the forward levels stop one short of the middle.
+    let jf = if disk.meet == Meet::Children {
+        jf.saturating_sub(1)
+    } else {
+        jf
+    };
     let weights = super::pagodas_kept(board, bits, (v, f), lim, disk)?;
     let plan = |from: usize, to: usize| {
         if lim.pruning.is_off() {
@@ -460,7 +524,8 @@ pub(super) fn plans(
     } else {
         v == f
     };
-    let mut out = vec![(fwd, jf)];
+    // One set of levels serves both sides: deep enough for the backward side too.
+    let mut out = vec![(fwd, if same { jf.max(jb) } else { jf })];
     if !same {
         out.push((plan(f, v), jb));
     }
