@@ -453,7 +453,7 @@ impl Plan {
         let mut levels: Vec<LevelFile> = Vec::new();
         for j in 0..=depth {
             let path = level_path(&dir, j);
-            let level = match LevelFile::open(&path, width) {
+            let level = match LevelFile::open_level(&dir, j, width, disk)? {
                 Some(l) => {
                     disk.charge(l.bytes)?;
                     l

@@ -260,6 +260,47 @@ impl LevelFile {
         })
     }
 
+    /// Level j in `dir`: the packed file, or else one written by an earlier version (unpacked,
+    /// `level-J.bin`, `width` bytes a position) packed into it, its positions checked to be
+    /// increasing, and the old file removed.
+    pub(super) fn open_level(
+        dir: &Path,
+        j: usize,
+        width: usize,
+        disk: &Disk,
+    ) -> Result<Option<LevelFile>, Stop> {
+        let path = level_path(dir, j);
+        let old = dir.join(format!("level-{j}.bin"));
+        let size = match std::fs::metadata(&old) {
+            Ok(m) if m.len() % width as u64 == 0 && LevelFile::open(&path, width).is_none() => {
+                m.len()
+            }
+            _ => return Ok(LevelFile::open(&path, width)),
+        };
+        let f = File::open(&old).map_err(|e| io("cannot read", &old, e))?;
+        let mut input = std::io::BufReader::with_capacity(1 << 20, f);
+        let (mut left, mut last, mut b) = (size / width as u64, None, [0u8; 8]);
+        let l = LevelFile::write(disk, &path, width, &mut || {
+            if left == 0 {
+                return Ok(None);
+            }
+            left -= 1;
+            input
+                .read_exact(&mut b[..width])
+                .map_err(|e| io("cannot read", &old, e))?;
+            let p = u64::from_le_bytes(b);
+            if last.is_some_and(|q| q >= p) {
+                return Err(Stop::Disk(format!("{} is not sorted", old.display())));
+            }
+            last = Some(p);
+            Ok(Some(p))
+        })?;
+        let _ = std::fs::remove_file(&old);
+        // The caller charges the level it opens, this one too.
+        disk.release(l.bytes);
+        Ok(Some(l))
+    }
+
     /// Its positions from the `skip`-th on, at most `take` of them.
     pub(super) fn stream(&self, skip: u64, take: u64) -> Result<Stream<u64>, Stop> {
         Stream::open(&self.path, self.width, skip, take)
@@ -454,6 +495,31 @@ mod tests {
             .block(usize::MAX)
             .unwrap();
         assert_eq!(got, pairs);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A level of the older unpacked format is packed when opened, and the old file removed;
+    /// one not sorted is refused.
+    #[test]
+    fn an_unpacked_level_is_packed() {
+        let dir = scratch("old");
+        let disk = Disk::new(dir.clone(), u64::MAX);
+        let xs: Vec<u64> = (0..BLOCK_ITEMS + 9).map(|i| 3 * i + 1).collect();
+        let bytes: Vec<u8> = xs
+            .iter()
+            .flat_map(|x| x.to_le_bytes()[..5].to_vec())
+            .collect();
+        std::fs::write(dir.join("level-7.bin"), &bytes).unwrap();
+        let l = LevelFile::open_level(&dir, 7, 5, &disk).unwrap().unwrap();
+        assert_eq!(l.stream(0, l.len).unwrap().block(usize::MAX).unwrap(), xs);
+        assert!(!dir.join("level-7.bin").exists());
+        let mut bad = bytes.clone();
+        bad.extend_from_slice(&[0u8; 5]);
+        std::fs::write(dir.join("level-8.bin"), &bad).unwrap();
+        assert!(
+            matches!(LevelFile::open_level(&dir, 8, 5, &disk), Err(Stop::Disk(m)) if m.contains("not sorted"))
+        );
+        assert!(LevelFile::open(&level_path(&dir, 8), 5).is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -119,7 +119,7 @@ fn previous(
     disk: &Disk,
 ) -> Result<LevelFile, Stop> {
     let path = level_path(dir, level - 1);
-    match LevelFile::open(&path, bits.n.div_ceil(8)) {
+    match LevelFile::open_level(dir, level - 1, bits.n.div_ceil(8), disk)? {
         Some(l) => Ok(l),
         None if level == 1 => level_zero(bits, (plan.hole, &plan.group, &plan.keep), &path, disk),
         None => Err(Stop::Disk(format!(
