@@ -14,8 +14,9 @@
 //! Premise (`exact_weights` in `problem::file`, which refuses every other model): jumps are
 //! unit steps, so a cell of exponent e lies within Chebyshev distance e − offset of the
 //! source and [`Pagoda::trusted_exponent`] holds; and in the plane the jumps cut it into
-//! cones that are bases of the cells (in space: the six unit jumps), on which the distance
-//! is linear, so start cells per exponent are a polynomial in each parity class from a
+//! cones that are bases of the cells (in space: the six unit jumps, or the fcc lattice's
+//! twelve), on which the distance is piecewise linear, so start cells per exponent are a
+//! polynomial in each parity class from a
 //! little above the level (a desert: above its own cells) on, which [`Profile`] reads off the
 //! window. The checker does not use these counts: it weighs start regions in closed form
 //! with its own argument (`proof::weigh`), and `tests/weights.rs` compares the two.
@@ -531,8 +532,9 @@ fn desert_window_level(lattice: &Lattice) -> i32 {
 }
 
 /// Levels a 3-D start region is counted at exactly: its counts per exponent grow
-/// quadratically from the level on, and the cube window of radius 48 sees them do so over
-/// a stretch only up to here.
+/// quadratically from the level on (Z^3: 1 + 2(e − n)(e − n + 1) cells at exponent e >= n of
+/// the layers z >= n; fcc: (e + 1)² + 4e(e − n)), and the cube window of radius 48 sees them
+/// do so over a stretch only up to here.
 pub const WINDOW_LEVEL_3D: i32 = 16;
 
 /// Why a level is out of reach: the exact weight of all start cells against the target's.
