@@ -57,7 +57,8 @@ fn the_fcc_pagoda_functions_check_exactly() {
 
 /// The highest level, derived by the solver, is where the checker's closed form crosses 1;
 /// the solver's weight of the layers z >= n (counted in the window up to its level, read off
-/// as σ^n times a quadratic in n beyond it) equals the checker's at every level it weighs.
+/// as σ^n times a quadratic in n beyond it) equals the checker's, at every level the window
+/// counts, two above it and the highest the checker weighs.
 #[test]
 fn the_fcc_weights_agree_and_the_highest_level_is_where_they_cross_one() {
     let army = fcc();
@@ -66,8 +67,10 @@ fn the_fcc_weights_agree_and_the_highest_level_is_where_they_cross_one() {
     let top = highest_level(army);
     assert!(checker(top) > Golden::ONE && checker(top + 1) <= Golden::ONE);
     assert_eq!(top, 14);
-    assert!(window_level(&l) > top);
-    for n in 1..=MAX_LEVEL {
+    let window = window_level(&l);
+    assert!(window > top);
+    // Every level the window counts, and beyond it the quadratic read off the window.
+    for n in (1..=window + 2).chain([MAX_LEVEL]) {
         let w = StartWeight::of(army, n);
         assert_eq!(Golden::pow(n) * w.factor, checker(n), "level {n}");
         assert_eq!(w.exceeds_one(), n <= top, "level {n}");
