@@ -190,7 +190,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE", requires = "cbc")]
     pub cbc_record: Option<PathBuf>,
     /// Refuse a proof unless it is about this bundled problem (an army, a desert,
-    /// conway-3d or a board of models/)
+    /// conway-3d, fcc or a board of models/)
     #[arg(long, value_name = "NAME", conflicts_with = "model")]
     pub army: Option<String>,
     /// Refuse a proof unless it is about the problem of this model file (compared by

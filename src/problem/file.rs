@@ -390,10 +390,15 @@ fn start_not_empty(spec: &Spec) -> Result<(), String> {
 ///   linear in each parity class (the tail the window reads off). On the triangle each
 ///   cone's two jumps move each edge functional (x and y − x) the same way and by at most
 ///   1, so shortest paths stay on the board.
-/// - In space, only the six unit jumps ±x, ±y, ±z on every cell (the distance is then
-///   |x| + |y| + |z| and the weights a product), men in a half-space: a desert's cells
-///   reach exponent 3(n − 1) and its weight stays above 1 beyond the levels the cube window
-///   counts (the search then panicked at level 8 of a cube desert).
+/// - In space, men in a half-space and one of two lattices: the six unit jumps ±x, ±y, ±z
+///   on every cell (the distance is then |x| + |y| + |z| and the weights a product), or the
+///   fcc lattice, the even cells with all twelve jumps (±1, ±1, 0) and their permutations
+///   (the distance is max(|x|, |y|, |z|, (|x| + |y| + |z|)/2), and a layer z = k holds
+///   (k + 1)² cells at exponent k and 4e at each e > k: counts per exponent quadratic in
+///   each parity class, the tail the cube window reads off). A desert's cells reach
+///   exponent 3(n − 1) and its weight stays above 1 beyond the levels the cube window
+///   counts (the search then panicked at level 8 of a cube desert); any other jumps in
+///   space are outside what the checker weighs in closed form.
 fn exact_weights(spec: &Spec) -> Result<(), String> {
     let field = "field `directions`";
     for d in &spec.directions {
@@ -417,22 +422,33 @@ fn exact_weights(spec: &Spec) -> Result<(), String> {
         ));
     }
     if spec.dimension == 3 {
-        let six = spec.directions.len() == 6
-            && spec
-                .directions
-                .iter()
-                .all(|d| d.iter().map(|v| v.abs()).sum::<i32>() == 1);
-        return match (six, &spec.cells, spec.start) {
-            (true, Cells::All, Start::HalfSpace) => Ok(()),
-            (true, Cells::All, _) => Err(
-                "field `start`: in three dimensions the exact pagoda weights cover only a half-space start (a desert's levels outgrow the cube window)".into(),
-            ),
-            _ => Err(format!(
-                "{field}: in three dimensions the exact pagoda weights cover only the six unit jumps on every cell"
-            )),
-        };
+        return space(spec);
     }
     cones(spec)
+}
+
+/// Space: the six unit jumps on every cell, or the twelve fcc jumps on the even cells, and
+/// men in a half-space (see [`exact_weights`]).
+fn space(spec: &Spec) -> Result<(), String> {
+    let nonzero = |d: &Point| d.iter().filter(|&&v| v != 0).count();
+    let all_of = |k: usize, count: usize| {
+        spec.directions.len() == count && spec.directions.iter().all(|d| nonzero(d) == k)
+    };
+    let lattice = match &spec.cells {
+        Cells::All if all_of(1, 6) => "the six unit jumps",
+        Cells::Even if all_of(2, 12) => "the fcc lattice",
+        _ => {
+            return Err(
+                "field `directions`: in three dimensions the exact pagoda weights cover only the six unit jumps on every cell and the twelve jumps (±1, ±1, 0) of the fcc lattice on the even cells".into(),
+            );
+        }
+    };
+    match spec.start {
+        Start::HalfSpace => Ok(()),
+        _ => Err(format!(
+            "field `start`: in three dimensions the exact pagoda weights cover only a half-space start ({lattice}: a desert's levels outgrow the cube window)"
+        )),
+    }
 }
 
 /// The plane's cones of consecutive jumps (see [`exact_weights`]).

@@ -17,9 +17,9 @@ use sha2::{Digest, Sha256};
 const CANONICAL: &str = "solarmy-problem/1";
 
 /// Every model file of `models/`, bundled: the five armies of the paper first, in its order
-/// (Table 8; `Army::all` takes them from here), then the two deserts, Conway's army in 3-D
-/// and the seven peg-solitaire boards.
-pub const BUNDLED_MODELS: [(&str, &str); 15] = [
+/// (Table 8; `Army::all` takes them from here), then the two deserts, Conway's army in 3-D,
+/// the fcc lattice and the seven peg-solitaire boards.
+pub const BUNDLED_MODELS: [(&str, &str); 16] = [
     ("conway", include_str!("../../models/conway.toml")),
     ("skew", include_str!("../../models/skew.toml")),
     ("pablito", include_str!("../../models/pablito.toml")),
@@ -34,6 +34,7 @@ pub const BUNDLED_MODELS: [(&str, &str); 15] = [
         include_str!("../../models/desert-rhombus.toml"),
     ),
     ("conway-3d", include_str!("../../models/conway-3d.toml")),
+    ("fcc", include_str!("../../models/fcc.toml")),
     ("english", include_str!("../../models/english.toml")),
     ("french", include_str!("../../models/french.toml")),
     ("diamond32", include_str!("../../models/diamond32.toml")),

@@ -12,13 +12,15 @@
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Grid, Lattice};
 use crate::weight::golden::Golden;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 pub struct Space {
     pub lattice: Lattice,
     pub level: i32,
     pub d: Cell,
     radius: i32,
+    /// [`Space::exact_to`], computed once: every exponent read asks for it.
+    exact: i32,
     grid: Grid<Option<i32>>,
     /// Start cells (row y >= level) per exponent, exact up to `exact_to`.
     pub counts: Vec<u64>,
@@ -60,6 +62,7 @@ impl Space {
             level,
             d,
             radius,
+            exact: (radius - d.chebyshev()) / step - 1,
             grid,
             counts: Vec::new(),
             blind,
@@ -145,14 +148,7 @@ impl Space {
 
     /// Exponents up to this are exact and complete within the window.
     pub fn exact_to(&self) -> i32 {
-        let step = self
-            .lattice
-            .directions
-            .iter()
-            .map(|dd| dd.chebyshev())
-            .max()
-            .unwrap_or(1);
-        (self.radius - self.d.chebyshev()) / step - 1
+        self.exact
     }
 
     /// Every lattice cell of the window, row by row.
@@ -234,6 +230,10 @@ impl Space {
             return Err("the position {d, 2d} does not weigh 1".into());
         }
         let within = |c: Cell| self.exponent(c).filter(|&e| e <= q).map(|e| e as usize);
+        let sharp_exponent = |c: Cell| self.exponent(c).filter(|_| !self.is_blind(c));
+        // Every condition below depends only on the jump's exponents (plain and sharper):
+        // each triple is checked once, at the first jump that has it.
+        let mut seen = HashSet::new();
         for from in self.cells() {
             for &dd in &self.lattice.directions {
                 let over = from + dd;
@@ -241,6 +241,10 @@ impl Space {
                 let (Some(a), Some(b), Some(c)) = (within(from), within(over), within(to)) else {
                     continue;
                 };
+                let sharp = [from, over, to].map(sharp_exponent);
+                if !seen.insert(([a, b, c], sharp)) {
+                    continue;
+                }
                 if a.abs_diff(b) > 1 || b.abs_diff(c) > 1 {
                     return Err(format!("cells {from:?} and {over:?} differ by more than 1"));
                 }
@@ -251,8 +255,8 @@ impl Space {
                         "jump {from:?} over {over:?} loses {loss}: neither 0 nor >= σ^{top}"
                     ));
                 }
-                let sharp = self.sharp_weight(from) + self.sharp_weight(over);
-                if sharp < self.sharp_weight(to) {
+                let [sa, sb, sc] = sharp.map(Golden::weight);
+                if sa + sb < sc {
                     return Err(format!(
                         "jump {from:?} over {over:?} gains weight under the sharper function"
                     ));

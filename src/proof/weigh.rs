@@ -24,8 +24,11 @@
 //!   (1/(1 − σ) = σ^−2, 1/(1 − σ²) = σ^−1); below it every a is summed exactly.
 //! - **Deserts.** The start region is the whole lattice (every cone, unconstrained) less the
 //!   finitely many cells of the desert, each weighed by the distance above.
-//! - **Space.** Only the six unit jumps on every cell: the distance is |x| + |y| + |z| and
-//!   the weight a product of three sums over Z, Σ σ^|t| = 1 + 2σ^−1 on a whole axis.
+//! - **Space.** Two lattices, men in a half-space (or, on Z^3, outside a desert). The six
+//!   unit jumps on every cell: the distance is |x| + |y| + |z| and the weight a product of
+//!   three sums over Z, Σ σ^|t| = 1 + 2σ^−1 on a whole axis. The fcc lattice (the even
+//!   cells, all twelve jumps (±1, ±1, 0) and their permutations): the weight is a sum of
+//!   layers z = k, each in closed form ([`fcc_weight`] has the argument).
 //!
 //! Every weight stays in Z\[σ\]; powers beyond σ^±[`MAX_EXPONENT`] and sums that leave
 //! i128 are refused.
@@ -262,15 +265,25 @@ fn geometric(ratio: i64, first: i64) -> Result<Golden, String> {
     }
 }
 
-/// Space: the six unit jumps on every cell, the distance |x| + |y| + |z|.
+/// Space: the six unit jumps on every cell, or the fcc lattice; nothing else.
 fn space_weight(lattice: &Lattice, level: i32, s: Cell) -> Result<Golden, String> {
-    let unit = |d: &Cell| d.0.abs() + d.1.abs() + d.2.abs() == 1;
-    if lattice.region != Region::All
-        || lattice.directions.len() != 6
-        || !lattice.directions.iter().all(unit)
-    {
-        return Err("in space the checker weighs only the six unit jumps on every cell".into());
+    let nonzero = |d: &Cell| [d.0, d.1, d.2].iter().filter(|&&v| v != 0).count();
+    let all = |k: usize, count: usize| {
+        let mut dirs = lattice.directions.clone();
+        dirs.sort();
+        dirs.dedup();
+        let unit = |d: &Cell| d.chebyshev() == 1 && nonzero(d) == k;
+        dirs.len() == count && lattice.directions.len() == count && dirs.iter().all(unit)
+    };
+    match lattice.region {
+        Region::All if all(1, 6) => cubic_weight(lattice, level, s),
+        Region::EvenParity if all(2, 12) => fcc_weight(lattice, level, s),
+        _ => Err("in space the checker weighs only the six unit jumps on every cell and the twelve jumps of the fcc lattice on the even cells".into()),
     }
+}
+
+/// The six unit jumps on every cell, the distance |x| + |y| + |z|.
+fn cubic_weight(lattice: &Lattice, level: i32, s: Cell) -> Result<Golden, String> {
     // Σ_{t ∈ Z} σ^|t| = 1 + 2σ/(1 − σ) = 1 + 2σ^−1, whatever the source's coordinate.
     let axis = Golden::ONE + 2 * pw(-1)?;
     if lattice.start == StartRegion::HalfSpace {
@@ -285,6 +298,50 @@ fn space_weight(lattice: &Lattice, level: i32, s: Cell) -> Result<Golden, String
     let mut total = axis * axis * axis;
     for c in Cell::window(level, 3).filter(|&c| !in_start(lattice, c, level)) {
         total = add(total, -pw((c - s).manhattan() as i64)?)?;
+    }
+    Ok(total)
+}
+
+/// The fcc lattice, men in the layers z >= `level`, each cell c weighing σ^d(c − s).
+///
+/// **Distance.** For v = (x, y, z) with x + y + z even, d(v) = max(|x|, |y|, |z|,
+/// (|x| + |y| + |z|)/2). No path is shorter: a jump moves each coordinate by at most 1 and
+/// the sum of their absolute values by at most 2. A path that long exists: with the absolute
+/// values sorted a >= b >= c, if a >= b + c, b jumps lower a and b, c jumps lower a and c,
+/// and (a − b − c)/2 pairs (±1, ±1, 0), (±1, ∓1, 0) take the rest: a jumps; else each jump
+/// lowers the two largest, which keeps the largest at most the sum of the other two and the
+/// sum even, so the second largest stays positive until all are 0: (a + b + c)/2 jumps.
+/// The cells c − s of a cell c and the source s (both even) are the fcc lattice again.
+///
+/// **A layer.** In the layer z = k >= 0 the cells (x, y) have x + y ≡ k (mod 2). At e = k
+/// they are those with |x| + |y| <= k (max(|x|, |y|) <= k follows): the diamonds
+/// |x| + |y| = j for j ≡ k (mod 2), 4j cells each (1 for j = 0), (k + 1)² in all. At each
+/// e > k they are the octagon's rim: the edges x = ±e, y = ±e with |x| + |y| <= 2e − k
+/// (e − k + 1 cells each of parity k; the corners only for k = 0, counted twice), and the
+/// slanted sides |x| + |y| = 2e − k with e − k < |x| < e (k − 1 cells per quadrant): 4e
+/// either way. So the layer weighs (k + 1)²σ^k + 4 Σ_{e > k} e σ^e = σ^k (k + a)² with
+/// a = 1 + 2σ^−1, by Σ_{j >= 0} σ^j = σ^−2 and Σ_{j >= 0} j σ^j = σ/(1 − σ)² = σ^−3 (as
+/// 1 − σ = σ²), and the layer z = −k weighs the same.
+///
+/// **The layers.** With Σ_{j >= 0} j² σ^j = σ(1 + σ)/(1 − σ)³ = σ^−6, the layers k >= m
+/// (m >= 0) weigh σ^m Σ_j σ^j (b + j)² = σ^m (b²σ^−2 + 2bσ^−3 + σ^−6) with b = m + a; the
+/// layers from m < 0 to −1 are added one by one.
+fn fcc_weight(lattice: &Lattice, level: i32, s: Cell) -> Result<Golden, String> {
+    if lattice.start != StartRegion::HalfSpace {
+        return Err("on the fcc lattice the checker weighs only a half-space start".into());
+    }
+    let a = add(Golden::ONE, 2 * pw(-1)?)?;
+    let layer = |k: i64| -> Result<Golden, String> {
+        let f = add(Golden::from_int(k.abs() as i128), a)?;
+        Ok(pw(k.abs())? * f * f)
+    };
+    let m = (level - s.row()) as i64;
+    let m0 = m.max(0);
+    let b = add(Golden::from_int(m0 as i128), a)?;
+    let tail = add(add(b * b * pw(-2)?, 2 * b * pw(-3)?)?, pw(-6)?)?;
+    let mut total = pw(m0)? * tail;
+    for k in m..0 {
+        total = add(total, layer(k)?)?;
     }
     Ok(total)
 }
@@ -318,6 +375,76 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The fcc lattice's twelve jumps on the even cells of Z^3, men in a half-space.
+    fn fcc() -> Lattice {
+        crate::problem::Army::parse(include_str!("../../models/fcc.toml"))
+            .unwrap()
+            .lattice()
+    }
+
+    /// The distance of [`fcc_weight`] is the breadth-first distance of the twelve jumps.
+    #[test]
+    fn fcc_distance_is_the_jump_distance() {
+        let l = fcc();
+        let r = 12;
+        let mut grid = crate::problem::geometry::Grid::new(r, 3, None);
+        let mut queue = std::collections::VecDeque::from([Cell::ORIGIN]);
+        grid.set(Cell::ORIGIN, Some(0));
+        while let Some(c) = queue.pop_front() {
+            let e = grid.get(c).unwrap();
+            for &d in &l.directions {
+                let n = c + d;
+                if grid.inside(n) && grid.get(n).is_none() {
+                    grid.set(n, Some(e + 1));
+                    queue.push_back(n);
+                }
+            }
+        }
+        // Exact where every shortest path stays in the window: distance <= r − 1.
+        for c in Cell::window(r, 3).filter(|&c| l.contains(c)) {
+            let d = c.chebyshev().max(c.manhattan() / 2);
+            if d < r {
+                assert_eq!(*grid.get(c), Some(d), "{c:?}");
+            }
+        }
+    }
+
+    /// The closed form against the series itself, every cell of the layers z >= m weighed
+    /// σ^d, truncated at distance 90 (the rest weighs below 1e-12), for sources at
+    /// z = −1, 0, 1 and 2 (a layer below the level).
+    #[test]
+    fn fcc_weights_match_the_series() {
+        let l = fcc();
+        let sigma = (5f64.sqrt() - 1.0) / 2.0;
+        let r = 90i32;
+        let sources = [
+            (1, Cell::ORIGIN),
+            (3, Cell(1, 1, 0)),
+            (2, Cell(1, -1, 0)),
+            (1, Cell(0, 2, 0)),
+        ];
+        for (level, s) in sources {
+            let m = level - s.row();
+            let mut want = 0.0;
+            for z in m..=r {
+                for x in -r..=r {
+                    for y in -r..=r {
+                        let c = Cell(x, z, y);
+                        if l.contains(c) {
+                            let d = c.chebyshev().max(c.manhattan() / 2);
+                            want += sigma.powi(d);
+                        }
+                    }
+                }
+            }
+            let got = start_weight(&l, level, s, 0).unwrap().to_f64();
+            assert!((got - want).abs() < 1e-9, "{level} {s:?}: {got} vs {want}");
+        }
+        // The layers z >= 15 weigh less than 1, z >= 14 more.
+        assert!(start_weight(&l, 15, Cell::ORIGIN, 0).unwrap() < Golden::ONE);
+        assert!(start_weight(&l, 14, Cell::ORIGIN, 0).unwrap() > Golden::ONE);
     }
 
     /// Conway's level 5 weighs exactly 1 (Figure 3); level 41 is beyond what it weighs.

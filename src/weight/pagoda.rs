@@ -14,8 +14,9 @@
 //! Premise (`exact_weights` in `problem::file`, which refuses every other model): jumps are
 //! unit steps, so a cell of exponent e lies within Chebyshev distance e − offset of the
 //! source and [`Pagoda::trusted_exponent`] holds; and in the plane the jumps cut it into
-//! cones that are bases of the cells (in space: the six unit jumps), on which the distance
-//! is linear, so start cells per exponent are a polynomial in each parity class from a
+//! cones that are bases of the cells (in space: the six unit jumps, or the fcc lattice's
+//! twelve), on which the distance is piecewise linear, so start cells per exponent are a
+//! polynomial in each parity class from a
 //! little above the level (a desert: above its own cells) on, which [`Profile`] reads off the
 //! window. The checker does not use these counts: it weighs start regions in closed form
 //! with its own argument (`proof::weigh`), and `tests/weights.rs` compares the two.
@@ -415,21 +416,23 @@ pub const WINDOW_LEVEL: i32 = 40;
 const PRINT_EXACT_LEVEL: i32 = 150;
 
 /// The weight of all start rows y >= n under the standard function, exactly, as
-/// σ^n (p·n + q) with p, q in Z\[σ\].
+/// σ^n (p·n² + q·n + r) with p, q, r in Z\[σ\] (p = 0 in the plane).
 ///
 /// Why that form holds for every n: under the standard function (the distance from the
-/// target) row y >= 1 of every army holds a fixed number of cells at exponent y, growing by
-/// a fixed step per row, and beyond them cells at exponents y + 1, y + 2, … in a pattern
-/// that does not depend on y (Conway: 1 cell at y, 2 at each e > y; diagonal: 2y + 1 at y
-/// and 2 at each e > y; hexagonal: y + 1 at y and 2 at each e > y; skew: y + 1 at y and 2 at
-/// every second e > y; Pablito: y + 1 at y, none beyond). So the weight of row y is
-/// σ^y (a·y + b), and summing σ^y (a·y + b) over y >= n gives σ^n (p·n + q). p and q are
-/// read off the window at two levels and [`StartWeight::of`] checks them against a third;
-/// the test `closed_form_matches_the_window` checks them at every level the window counts.
+/// target) row y >= 1 of every army holds a number of cells at exponent y that is a
+/// polynomial in y, and beyond them cells at exponents y + 1, y + 2, … in a pattern that
+/// does not depend on y (Conway: 1 cell at y, 2 at each e > y; diagonal: 2y + 1 at y and 2
+/// at each e > y; hexagonal: y + 1 at y and 2 at each e > y; skew: y + 1 at y and 2 at every
+/// second e > y; Pablito: y + 1 at y, none beyond; Z^3: 1 at z, 4(e − z) at each e > z; the
+/// fcc lattice: (z + 1)² at z, 4e at each e > z). So the weight of row y is σ^y times a
+/// polynomial of degree at most 2 in y, and summing over y >= n gives σ^n times one of the
+/// same degree. It is read off the window at three levels and [`StartWeight::of`] checks it
+/// against a fourth; the test `closed_form_matches_the_window` checks it at every level the
+/// window counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartWeight {
     pub level: i32,
-    /// p·n + q: the weight divided by σ^n.
+    /// p·n² + q·n + r: the weight divided by σ^n.
     pub factor: Golden,
 }
 
@@ -445,14 +448,19 @@ impl StartWeight {
                 factor: factor_at(level),
             };
         }
-        let (n0, n1, n2) = (window - 2, window - 1, window);
-        let (f0, f1, f2) = (factor_at(n0), factor_at(n1), factor_at(n2));
-        let slope = f1 - f0;
-        assert_eq!(f2 - f1, slope, "start rows' weight is not σ^n (p·n + q)");
-        let q = f0 - n0 as i128 * slope;
+        // Newton's forward differences from n0: f(n0 + t) = f0 + t·Δ1 + t(t − 1)/2·Δ2.
+        let n0 = window - 3;
+        let f: Vec<Golden> = (n0..=window).map(factor_at).collect();
+        let (d1, d2) = (f[1] - f[0], f[2] - 2 * f[1] + f[0]);
+        let third = f[3] - 3 * f[2] + 3 * f[1] - f[0];
+        assert!(
+            third.is_zero(),
+            "start rows' weight is not σ^n (p·n² + q·n + r)"
+        );
+        let t = (level - n0) as i128;
         StartWeight {
             level,
-            factor: level as i128 * slope + q,
+            factor: f[0] + t * d1 + (t * (t - 1) / 2) * d2,
         }
     }
 
@@ -524,8 +532,9 @@ fn desert_window_level(lattice: &Lattice) -> i32 {
 }
 
 /// Levels a 3-D start region is counted at exactly: its counts per exponent grow
-/// quadratically from the level on, and the cube window of radius 48 sees them do so over
-/// a stretch only up to here.
+/// quadratically from the level on (Z^3: 1 + 2(e − n)(e − n + 1) cells at exponent e >= n of
+/// the layers z >= n; fcc: (e + 1)² + 4e(e − n)), and the cube window of radius 48 sees them
+/// do so over a stretch only up to here.
 pub const WINDOW_LEVEL_3D: i32 = 16;
 
 /// Why a level is out of reach: the exact weight of all start cells against the target's.
