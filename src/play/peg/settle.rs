@@ -30,8 +30,8 @@ use crate::proof::verify::Step;
 use highs::{HighsModelStatus, RowProblem, Sense};
 use std::time::Instant;
 
-/// How a problem was settled.
-#[derive(Clone, Debug)]
+/// How a problem was settled (serialisable: a catalogue's state keeps the problems decided).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     /// A play, verified by the independent replay.
     Solvable { play: Vec<Step> },
@@ -138,7 +138,7 @@ impl Default for Limits {
 }
 
 /// A settled problem.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
     pub vacancy: Cell,
     pub finish: Cell,
@@ -192,6 +192,33 @@ pub fn settle(
     finish: Cell,
     limits: &Limits,
 ) -> Result<Outcome, String> {
+    settle_from(board, (vacancy, finish), limits, Refuted::default()).map(|(o, _)| o)
+}
+
+/// The rounds of step 3 a search has done to the end with neither a play nor a proof, for a
+/// rerun to resume from (a board `solve --out`): the search is deterministic, so a rerun that
+/// starts at the next round, with the same cuts and budget, ends as one run would.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Refuted {
+    /// Rounds of effort done to the end (0: none, nothing to resume).
+    pub rounds: usize,
+    /// The jump vectors the backtracker could not order, in the order found (each a cut).
+    pub cuts: Vec<Vec<(usize, u32)>>,
+    /// Integer programs solved in those rounds.
+    pub ips: usize,
+    /// Whether the pruned exhaustion ran (in round 1), and why it settled nothing.
+    pub exhausted: bool,
+    pub why: String,
+}
+
+/// [`settle`], resuming after the rounds `from` refuted; with the rounds refuted when it
+/// ends (all of `from`'s and this run's).
+pub fn settle_from(
+    board: &PegBoard,
+    (vacancy, finish): (Cell, Cell),
+    limits: &Limits,
+    mut from: Refuted,
+) -> Result<(Outcome, Refuted), String> {
     let t0 = Instant::now();
     let v = board.hole(vacancy, "the vacancy")?;
     let f = board.hole(finish, "the finish")?;
@@ -212,9 +239,10 @@ pub fn settle(
             // Step 3, then the pruned exhaustion once, unless step 3 already ran it: whatever
             // leaves the problem undecided before it has run hands it on.
             None => {
-                let mut exhausted = false;
-                match search(board, v, f, &sys, limits, &mut out, &mut exhausted) {
-                    Verdict::Undecided { why } if limits.pruned && !exhausted && !interrupted() => {
+                match search(board, (v, f), &sys, limits, &mut out, &mut from) {
+                    Verdict::Undecided { why }
+                        if limits.pruned && !from.exhausted && !interrupted() =>
+                    {
                         pruned(board, v, f, limits, &why)
                     }
                     verdict => verdict,
@@ -223,7 +251,7 @@ pub fn settle(
         }
     };
     out.seconds = t0.elapsed().as_secs_f64();
-    Ok(out)
+    Ok((out, from))
 }
 
 /// Step 3 in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
@@ -239,19 +267,20 @@ pub fn settle(
 /// some 90 s on each hard problem that has no play (the 41-hole diamond's four) before the
 /// exhaustion proved it. They stay as the fallback when the exhaustion settles nothing.
 /// Infeasible without cuts: the certificate search. The forward search running out of
-/// positions: an exhaustive proof.
+/// positions: an exhaustive proof. It starts after the rounds `done` refuted (the quick
+/// tries before the rounds are then skipped too: they found nothing), and `done` follows it.
 fn search(
     board: &PegBoard,
-    v: usize,
-    f: usize,
+    (v, f): (usize, usize),
     sys: &LinearSystem,
     limits: &Limits,
     out: &mut Outcome,
-    exhausted: &mut bool,
+    done: &mut Refuted,
 ) -> Verdict {
     // The fast depth-first search: a play of any solvable English problem in milliseconds
     // (a bounded cost of some tens of milliseconds where it finds none).
     if limits.first_dfs
+        && done.rounds == 0
         && let (Found::Play(seq), _) = super::dfs::find(board, v, f, &Default::default())
     {
         return replayed(board, v, f, &seq);
@@ -259,6 +288,7 @@ fn search(
     // A side that dies out within a few small levels proves in milliseconds that no play
     // exists, before any search for one is even set up.
     if limits.quick_probe
+        && done.rounds == 0
         && let Some(p) = super::exhaust::quick_probe(board, v, f)
     {
         return Verdict::Pruned(p);
@@ -267,10 +297,13 @@ fn search(
         arena: arena(board),
         start: (0..board.cells.len()).filter(|&h| h != v).collect(),
         target: board.cells[f],
-        cuts: Vec::new(),
+        cuts: done.cuts.clone(),
     };
-    let (mut budget, mut why) = (limits.search_budget, String::new());
-    for round in 0..limits.rounds {
+    out.ips = done.ips;
+    out.cuts = done.cuts.len();
+    let mut budget = limits.search_budget * 3u64.pow(done.rounds as u32);
+    let mut why = done.why.clone();
+    for round in done.rounds..limits.rounds {
         if interrupted() {
             return Verdict::Undecided {
                 why: "interrupted (Ctrl-C)".into(),
@@ -281,7 +314,7 @@ fn search(
                 return verdict;
             }
             if limits.pruned {
-                *exhausted = true;
+                done.exhausted = true;
                 // Its reason starts "; ", to follow the rounds' own below.
                 match pruned(board, v, f, limits, "") {
                     Verdict::Undecided { why: w } => why = w,
@@ -315,6 +348,8 @@ fn search(
             return Verdict::Pruned(p);
         }
         budget *= 3;
+        (done.rounds, done.cuts, done.ips) = (round + 1, ip.cuts.clone(), out.ips);
+        done.why.clone_from(&why);
     }
     Verdict::Undecided {
         why: format!(

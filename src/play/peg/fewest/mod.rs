@@ -50,7 +50,7 @@ mod outcore;
 mod parts;
 mod prune;
 pub use bits::Bits;
-pub use catalogue::{Entry, REACH_BYTES, Status, catalogue};
+pub use catalogue::{Entry, REACH_BYTES, Status, catalogue, catalogue_resumed};
 pub use disk::{Disk, Join};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
@@ -151,7 +151,7 @@ impl Default for Limits {
 }
 
 /// The answer for one problem.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Solved {
     /// None: no play reaches the finish.
     pub min_moves: Option<u32>,
