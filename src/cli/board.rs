@@ -99,7 +99,11 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
 /// A board problem's state in DIR: DIR/<board>-<stem>-solve-state.json, stamped with the
 /// problem's fingerprint.
 fn solve_state(dir: &Path, board: &PegBoard, (v, f): (Cell, Cell)) -> (PathBuf, Stamp) {
-    let path = dir.join(format!("{}-{}-solve-state.json", board.name, catalog::stem(v, f)));
+    let path = dir.join(format!(
+        "{}-{}-solve-state.json",
+        board.name,
+        catalog::stem(v, f)
+    ));
     let stamp = Stamp::new("solve", json!(board.fingerprint(v, f)), json!(null));
     (path, stamp)
 }

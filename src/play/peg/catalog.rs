@@ -57,7 +57,8 @@ pub fn run_shown(
     let problems = board.problems();
     for (k, (v, f)) in problems.iter().copied().enumerate() {
         shown("quick pass", k, problems.len());
-        let decided = |o: &&Outcome| (o.vacancy, o.finish) == (v, f) && o.verdict.solvable().is_some();
+        let decided =
+            |o: &&Outcome| (o.vacancy, o.finish) == (v, f) && o.verdict.solvable().is_some();
         if let Some(o) = known.iter().find(decided) {
             out.push(o.clone());
             continue;

@@ -162,6 +162,8 @@ impl Parts {
             finish: self.finish,
             max_level,
             log: None,
+            // The command's own display (a spinner, the catalogue's bar) says what runs.
+            shown: false,
         }
     }
 }

@@ -238,16 +238,14 @@ pub fn settle_from(
             Some(certificate) => Verdict::ResourceCount { certificate },
             // Step 3, then the pruned exhaustion once, unless step 3 already ran it: whatever
             // leaves the problem undecided before it has run hands it on.
-            None => {
-                match search(board, (v, f), &sys, limits, &mut out, &mut from) {
-                    Verdict::Undecided { why }
-                        if limits.pruned && !from.exhausted && !interrupted() =>
-                    {
-                        pruned(board, v, f, limits, &why)
-                    }
-                    verdict => verdict,
+            None => match search(board, (v, f), &sys, limits, &mut out, &mut from) {
+                Verdict::Undecided { why }
+                    if limits.pruned && !from.exhausted && !interrupted() =>
+                {
+                    pruned(board, v, f, limits, &why)
                 }
-            }
+                verdict => verdict,
+            },
         }
     };
     out.seconds = t0.elapsed().as_secs_f64();

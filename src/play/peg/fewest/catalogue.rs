@@ -111,7 +111,8 @@ pub fn catalogue_resumed(
             built: 0,
             status: Status::TimeLimit,
         };
-        let searched = |k: &&Entry| (k.vacancy, k.finish) == (vc, fc) && k.status == Status::Searched;
+        let searched =
+            |k: &&Entry| (k.vacancy, k.finish) == (vc, fc) && k.status == Status::Searched;
         if let Some(k) = known.iter().find(searched) {
             e = k.clone();
         } else if interrupted {
