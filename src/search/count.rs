@@ -161,36 +161,8 @@ pub fn count_on(
             return Ok(out);
         }
     };
-    let mut complete = true;
-    // Per last jump: the final program's board basis, its definition with every cut, and
-    // HiGHS's seconds on it.
-    let mut finals: Vec<Final> = Vec::new();
-    let dirs = army.lattice().last_jump_directions();
     let done = resumed(&mut out, k, run.resume);
-    let bar = crate::search::progress::bar(progress, dirs.len(), "last jumps");
-    for d in dirs {
-        if let Some((_, fin)) = done.iter().find(|(e, _)| *e == d) {
-            finals.extend(fin.clone());
-            out.settled.done.push((d, fin.clone()));
-            bar.iter().for_each(|pb| pb.inc(1));
-            continue;
-        }
-        if let Some(pb) = &bar {
-            pb.set_message(format!("{k} men: last jump over {d:?}"));
-        }
-        let before = finals.len();
-        let counted = count_for(&mut out, d, k, &remaining, &mut finals, bar.as_ref())?;
-        if counted {
-            out.settled.done.push((d, finals.get(before).cloned()));
-        }
-        complete &= counted;
-        bar.iter().for_each(|pb| pb.inc(1));
-    }
-    drop(bar);
-    out.settled.men = k;
-    out.settled.armies = (out.armies.iter())
-        .map(|a| (a.cells.clone(), a.playable.then(|| a.play.clone())))
-        .collect();
+    let (complete, finals) = count_all(&mut out, k, &done, &remaining, progress)?;
     out.armies.sort_by(|a, b| a.cells.cmp(&b.cells));
     out.armies.dedup_by(|a, b| a.cells == b.cells);
     let playable = out.armies.iter().filter(|a| a.playable);
@@ -205,6 +177,46 @@ pub fn count_on(
     }
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Counts the armies of `k` men under every last jump, after those an earlier run counted
+/// (`done`, whose final programs are taken as they were): whether every count ended
+/// complete, and per last jump the final program's board basis, its definition with every
+/// cut, and HiGHS's seconds on it. What is settled goes to `out.settled`.
+fn count_all(
+    out: &mut CountOutcome,
+    k: u64,
+    done: &[(Cell, Option<Final>)],
+    remaining: &dyn Fn() -> Option<f64>,
+    progress: bool,
+) -> Result<(bool, Vec<Final>), Error> {
+    let mut complete = true;
+    let mut finals: Vec<Final> = Vec::new();
+    let dirs = out.army.lattice().last_jump_directions();
+    let bar = crate::search::progress::bar(progress, dirs.len(), "last jumps");
+    for d in dirs {
+        if let Some((_, fin)) = done.iter().find(|(e, _)| *e == d) {
+            finals.extend(fin.clone());
+            out.settled.done.push((d, fin.clone()));
+            bar.iter().for_each(|pb| pb.inc(1));
+            continue;
+        }
+        if let Some(pb) = &bar {
+            pb.set_message(format!("{k} men: last jump over {d:?}"));
+        }
+        let before = finals.len();
+        let counted = count_for(out, d, k, remaining, &mut finals, bar.as_ref())?;
+        if counted {
+            out.settled.done.push((d, finals.get(before).cloned()));
+        }
+        complete &= counted;
+        bar.iter().for_each(|pb| pb.inc(1));
+    }
+    out.settled.men = k;
+    out.settled.armies = (out.armies.iter())
+        .map(|a| (a.cells.clone(), a.playable.then(|| a.play.clone())))
+        .collect();
+    Ok((complete, finals))
 }
 
 /// Takes what an earlier run of the count of `k` men settled: its armies (each play replayed
