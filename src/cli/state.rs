@@ -82,7 +82,7 @@ pub fn read<T: DeserializeOwned>(path: &Path, stamp: &Stamp) -> Option<T> {
         stamp: Stamp,
     }
     match serde_json::from_str::<Head>(&text) {
-        Err(_) => return ignored("not a state file of this program"),
+        Err(_) => return ignored("not a state file of this version of the program"),
         Ok(h) if h.stamp != *stamp => return ignored(h.stamp.differs(stamp)),
         Ok(_) => {}
     }
