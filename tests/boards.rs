@@ -263,3 +263,35 @@ fn board_commands_answer_and_refuse_bad_input_in_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{bad:?}: {err}");
     }
 }
+
+/// A board problem's search resumed after its first round of effort ends as one run of both
+/// rounds would: the same verdict, cuts and integer programs (what `solve --out` keeps
+/// after Ctrl-C and a rerun takes).
+#[test]
+fn a_search_resumed_after_its_first_round_ends_as_one_run() {
+    let b = board("wiegleb");
+    let vf = (Cell(-4, 0, 0), Cell(-4, 0, 0));
+    let limits = |rounds| Limits {
+        rounds,
+        vectors_per_round: 2,
+        search_budget: 20_000,
+        beam_widths: vec![500],
+        late_beam_widths: vec![],
+        endgame_positions: 10_000,
+        pruned: false,
+        ..Limits::default()
+    };
+    let (whole, all) = settle::settle_from(&b, vf, &limits(2), Default::default()).unwrap();
+    let (_, first) = settle::settle_from(&b, vf, &limits(1), Default::default()).unwrap();
+    assert_eq!(first.rounds, 1);
+    let (resumed, again) = settle::settle_from(&b, vf, &limits(2), first).unwrap();
+    let why = |o: &settle::Outcome| match &o.verdict {
+        Verdict::Undecided { why } => why.clone(),
+        v => v.reason().to_string(),
+    };
+    assert_eq!(why(&resumed), why(&whole));
+    assert_eq!((resumed.ips, resumed.cuts), (whole.ips, whole.cuts));
+    assert_eq!((again.rounds, &again.cuts), (all.rounds, &all.cuts));
+    // Both rounds ran to the end, so the second was really resumed.
+    assert_eq!(all.rounds, 2, "{}", why(&whole));
+}

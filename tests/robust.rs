@@ -757,8 +757,11 @@ fn a_moves_search_resumes_from_its_state_and_says_so() {
     let state = |level: i32| {
         serde_json::json!({
             "stamp": {"program": format!("solarmy {}", env!("CARGO_PKG_VERSION")),
-                      "army": "conway", "level": level, "men": men},
-            "lower_bound": 9, "positions": [0, 0, 0, 0, 0, 4, 74, 610, 2794], "play": null,
+                      "kind": "moves",
+                      "problem": {"army": "conway", "level": level, "men": men},
+                      "options": null},
+            "state": {"lower_bound": 9, "positions": [0, 0, 0, 0, 0, 4, 74, 610, 2794],
+                      "play": null},
         })
         .to_string()
     };
@@ -790,8 +793,8 @@ fn a_moves_search_resumes_from_its_state_and_says_so() {
     assert!(v["positions"].get("9").is_some(), "{o}");
     let kept: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    assert_eq!(kept["lower_bound"], 10);
-    assert!(kept["play"].is_array());
+    assert_eq!(kept["state"]["lower_bound"], 10);
+    assert!(kept["state"]["play"].is_array());
     // A state of another level: ignored, said in one line, the search from the start bound.
     std::fs::write(&path, state(3)).unwrap();
     let (c, o, e) = solarmy(&args);

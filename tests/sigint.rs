@@ -1,5 +1,6 @@
 //! Ctrl-C on a long command ends it with exit 3 and what it settled so far, printed and
-//! written, never a lost run (exit 130 and an empty `--out`).
+//! written, never a lost run (exit 130 and an empty `--out`); with `--out` a rerun of the
+//! same command resumes from what was kept and ends as a clean run would.
 
 mod common;
 use common::scratch;
@@ -8,10 +9,16 @@ use std::time::Duration;
 
 /// Runs `solarmy ARGS`, sends SIGINT after `after`, and returns (exit code, stdout).
 fn interrupted(args: &[&str], after: Duration) -> (i32, String) {
+    let (code, stdout, _) = interrupted_with_stderr(args, after);
+    (code, stdout)
+}
+
+/// [`interrupted`], with stderr too.
+fn interrupted_with_stderr(args: &[&str], after: Duration) -> (i32, String, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_solarmy"))
         .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(after);
@@ -21,6 +28,7 @@ fn interrupted(args: &[&str], after: Duration) -> (i32, String) {
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
     )
 }
 
@@ -204,4 +212,187 @@ fn a_cbc_child_ends_with_the_process_that_started_it() {
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
     assert!(!alive, "cbc-system {pid} outlived its parent");
+}
+
+/// Runs `solarmy ARGS` to its end: (exit code, stdout, stderr).
+fn whole(args: &[&str]) -> (i32, String, String) {
+    common::solarmy(args)
+}
+
+/// The lines of a text with every "<number> s" (a time) taken out.
+fn timeless(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.trim_end().ends_with(" s"))
+        .map(String::from)
+        .collect()
+}
+
+/// The files of a directory (not its state, logs and records), name and contents, sorted.
+fn results(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|f| f.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".csv") || n.ends_with(".svg"))
+        .map(|n| (n.clone(), std::fs::read_to_string(dir.join(&n)).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn count_interrupted_and_rerun_counts_as_a_clean_run() {
+    // Hexagonal level 5: some seconds of climb and count. Ctrl-C after 3 s, then the same
+    // command again: its files and its answer are a clean run's.
+    let dir = scratch("sigint-count-resume");
+    let (clean, resumed) = (dir.join("clean"), dir.join("resumed"));
+    let args = |out: &std::path::Path| {
+        let out = out.to_str().unwrap().to_string();
+        [
+            "count",
+            "--army",
+            "hexagonal",
+            "--level",
+            "5",
+            "--jobs",
+            "1",
+            "--out",
+            &out,
+        ]
+        .map(String::from)
+    };
+    let (a, b) = (args(&clean), args(&resumed));
+    let (a, b): (Vec<&str>, Vec<&str>) = (
+        a.iter().map(String::as_str).collect(),
+        b.iter().map(String::as_str).collect(),
+    );
+    let (code, _) = interrupted(&b, Duration::from_secs(3));
+    assert!(code == 3 || code == 0, "{code}");
+    let kept = resumed.join("hexagonal-5-count-state.json").exists();
+    let (code, again, err) = whole(&b);
+    assert_eq!(code, 0, "{err}");
+    if kept {
+        assert!(err.contains("solarmy: resuming from"), "{err}");
+    }
+    let (code, first, _) = whole(&a);
+    assert_eq!(code, 0);
+    assert_eq!(timeless(&again), timeless(&first));
+    assert_eq!(results(&resumed), results(&clean));
+}
+
+/// The catalogue's CSV without its seconds column: each problem's verdict and reason.
+fn verdicts(csv: &str) -> Vec<String> {
+    csv.lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            if f.len() > 6 {
+                f.remove(6);
+            }
+            f.join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn catalog_interrupted_and_rerun_decides_as_a_clean_run() {
+    // The 32-hole diamond: tens of seconds. Ctrl-C after 6 s leaves the problems decided
+    // by then in the state; the rerun takes them and settles the rest.
+    let dir = scratch("sigint-catalog-resume");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/diamond32.toml");
+    let (clean, resumed) = (dir.join("clean"), dir.join("resumed"));
+    let run = |out: &std::path::Path| {
+        ["catalog", "--model", model, "--out", out.to_str().unwrap()].map(String::from)
+    };
+    let b = run(&resumed);
+    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    let (code, _) = interrupted(&b, Duration::from_secs(6));
+    assert!(code == 3 || code == 0, "{code}");
+    let (code, _, err) = whole(&b);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("solarmy: resuming from"), "{err}");
+    assert!(err.contains("problems decided"), "{err}");
+    let a = run(&clean);
+    let (code, _, _) = whole(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0);
+    let csv = |d: &std::path::Path| std::fs::read_to_string(d.join("diamond32.csv")).unwrap();
+    assert_eq!(verdicts(&csv(&resumed)), verdicts(&csv(&clean)));
+}
+
+#[test]
+fn catalog_moves_stopped_and_rerun_finds_a_clean_runs_moves() {
+    // The 15-hole triangle's moves take a fraction of a second: a moves time limit stops the
+    // first run after a problem or a few; the rerun takes them and searches the rest.
+    let dir = scratch("sigint-catalog-moves");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/triangle5.toml");
+    let (clean, resumed) = (dir.join("clean"), dir.join("resumed"));
+    let (r, c) = (resumed.to_str().unwrap(), clean.to_str().unwrap());
+    let base = ["catalog", "--model", model, "--moves", "--out"];
+    let late = ["--moves-time-limit", "0.02"];
+    let (code, _, _) = whole(&[&base[..], &[r], &late[..]].concat());
+    assert!(code == 3 || code == 0, "{code}");
+    let (code, _, err) = whole(&[&base[..], &[r]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("resuming from") && err.contains("the fewest moves of"),
+        "{err}"
+    );
+    let (code, _, _) = whole(&[&base[..], &[c]].concat());
+    assert_eq!(code, 0);
+    // vacancy, finish, orbit, status, min_moves, on_plays: all but the levels built and the
+    // seconds, which depend on what the run before built.
+    let moves = |d: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(d.join("triangle5-moves.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').take(8).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(moves(&resumed), moves(&clean));
+}
+
+#[test]
+fn board_solve_keeps_its_rounds_and_a_rerun_resumes_them() {
+    // Wiegleb's (−4,0) complement again: Ctrl-C after 2 s ends the search at its next round,
+    // and the rounds refuted by then are kept. A state of another problem is ignored with
+    // one line; a state whose every round is refuted resumes at once, to the same answer.
+    let dir = scratch("sigint-solve-board");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/wiegleb.toml");
+    let out = dir.to_str().unwrap();
+    let args = [
+        "solve",
+        "--model",
+        model,
+        "--vacancy",
+        "-4,0",
+        "--finish",
+        "-4,0",
+        "--out",
+        out,
+        "--json",
+    ];
+    let (code, _) = interrupted(&args, Duration::from_secs(2));
+    assert_eq!(code, 3);
+    let path = dir.join("wiegleb-v-4_0-f-4_0-solve-state.json");
+    let mut state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(state["state"]["rounds"].as_u64().unwrap() >= 1, "{state}");
+    // Every round refuted, the exhaustion included: nothing is left to run.
+    state["state"]["rounds"] = 3.into();
+    state["state"]["exhausted"] = true.into();
+    state["state"]["why"] = "; (kept)".into();
+    std::fs::write(&path, state.to_string()).unwrap();
+    let (code, stdout, err) = whole(&args);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("3 of 3 rounds of effort refuted"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(v["why"].as_str().unwrap().ends_with("; (kept)"), "{v}");
+    // Another problem's stamp: ignored in one line, and the run starts afresh.
+    state["stamp"]["problem"] = "0000".into();
+    std::fs::write(&path, state.to_string()).unwrap();
+    let (code, _, err) = interrupted_with_stderr(&args, Duration::from_millis(500));
+    assert_eq!(code, 3);
+    assert!(
+        err.contains("ignoring") && err.contains("written for another problem"),
+        "{err}"
+    );
 }

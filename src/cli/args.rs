@@ -61,7 +61,9 @@ pub struct SolveArgs {
     /// Stop after this many seconds (0 < SECONDS <= 1e9) and report the best army and the bound proven so far
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,
-    /// Write <army>-<level>-army.csv|svg and -play.csv|svg here (checked to be writable before solving)
+    /// Write <army>-<level>-army.csv|svg and -play.csv|svg here (checked to be writable before
+    /// solving), and keep what is settled (an army's rounds and cases, a board problem's rounds
+    /// refuted) for a rerun to resume from
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// One JSON object on stdout
@@ -105,7 +107,8 @@ pub struct CatalogArgs {
     /// Print the catalogue as one JSON object (with --moves, a second line: the moves)
     #[arg(long)]
     pub json: bool,
-    /// Write DIR/<board>.csv and .svg, and DIR/<board>/ with every problem's proof and play
+    /// Write DIR/<board>.csv and .svg, and DIR/<board>/ with every problem's proof and play,
+    /// and keep the problems decided (and searched, with --moves) for a rerun to resume from
     /// (without it, nothing is written; the published catalogues in results/boards/ are
     /// written by scripts/catalog alone)
     #[arg(long, value_name = "DIR")]

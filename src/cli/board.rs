@@ -3,10 +3,13 @@
 //! parsing, printing, files; the work is in [`crate::play::peg`].
 
 use crate::cli::args::{self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, emitln};
+use crate::cli::catalog_moves::state_of;
 use crate::cli::envelope;
+use crate::cli::state::{self, Stamp};
 use crate::play::peg::settle::{self, Limits, Outcome, Verdict};
 use crate::play::peg::short::PlayKind;
 use crate::play::peg::{PegBoard, catalog, parse_cell};
+use crate::problem::geometry::Cell;
 use crate::report::export;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -21,7 +24,7 @@ pub(crate) fn board_of(p: &ProblemArg) -> Result<PegBoard, Error> {
     }
 }
 
-pub(crate) fn cell(arg: Option<&str>, flag: &str) -> Result<crate::problem::geometry::Cell, Error> {
+pub(crate) fn cell(arg: Option<&str>, flag: &str) -> Result<Cell, Error> {
     let s = arg.ok_or_else(|| Error::usage(format!("a board problem needs --{flag} X,Y")))?;
     parse_cell(s).map_err(|e| Error::usage(format!("--{flag}: {e}")))
 }
@@ -51,7 +54,21 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
             .for_each(|s| s.set_message(format!("{head}: {what}")));
     };
     stage("a play or a proof (position class, resource count, jump programs, searches)");
-    let mut o = settle::settle(&board, v, f, &Limits::default()).map_err(Error::failure)?;
+    let state = a.out.as_deref().map(|dir| solve_state(dir, &board, (v, f)));
+    let from = state.as_ref().map_or(Default::default(), |(path, stamp)| {
+        refuted_before(path, stamp, a.display.quiet)
+    });
+    let limits = Limits::default();
+    let (mut o, refuted) =
+        settle::settle_from(&board, (v, f), &limits, from).map_err(Error::failure)?;
+    if let Some((path, stamp)) = &state {
+        match (&o.verdict, refuted.rounds) {
+            (Verdict::Undecided { .. }, 1..) => state::write(path, stamp, &refuted)?,
+            (Verdict::Undecided { .. }, 0) => {}
+            // Decided: nothing is left to resume.
+            _ => state::remove(path),
+        }
+    }
     stage("a shorter play");
     let interrupt = Some(&crate::ip::solve::INTERRUPTED);
     let kind = crate::play::peg::short::prefer_short(&board, &mut o, interrupt);
@@ -77,6 +94,33 @@ pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
         }
     }
     Ok(if o.verdict.solvable().is_some() { 0 } else { 3 })
+}
+
+/// A board problem's state in DIR: DIR/<board>-<stem>-solve-state.json, stamped with the
+/// problem's fingerprint.
+fn solve_state(dir: &Path, board: &PegBoard, (v, f): (Cell, Cell)) -> (PathBuf, Stamp) {
+    let path = dir.join(format!(
+        "{}-{}-solve-state.json",
+        board.name,
+        catalog::stem(v, f)
+    ));
+    let stamp = Stamp::new("solve", json!(board.fingerprint(v, f)), json!(null));
+    (path, stamp)
+}
+
+/// The rounds of effort an earlier `solve` refuted, with a line saying so.
+fn refuted_before(path: &Path, stamp: &Stamp, quiet: bool) -> settle::Refuted {
+    let from: settle::Refuted = state::read(path, stamp).unwrap_or_default();
+    if from.rounds > 0 {
+        let what = format!(
+            "{} of {} rounds of effort refuted ({} jump vectors cut)",
+            from.rounds,
+            Limits::default().rounds,
+            from.cuts.len()
+        );
+        state::say_resumed(path, &what, quiet);
+    }
+    from
 }
 
 /// The answer in one line; `kind` says which play a solvable problem reports.
@@ -182,7 +226,12 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
             pb.set_position(k as u64);
         }
     };
-    let outcomes = catalog::run_shown(&board, &Limits::default(), deadline, &mut shown, |o| {
+    let state = (a.out.as_deref()).map(|out| state_of(out, &board, "catalog", json!(null)));
+    let known = state.as_ref().map_or(Vec::new(), |(path, stamp)| {
+        known_outcomes(path, stamp, &board, a.display.quiet)
+    });
+    let limits = Limits::default();
+    let outcomes = catalog::run_shown(&board, &limits, deadline, &known, &mut shown, |o| {
         if a.display.verbose {
             crate::search::progress::say(bar.as_ref(), &summary_line(&board, o, None));
         }
@@ -196,6 +245,12 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     .map_err(Error::failure)?;
     // Off the screen before the answer is printed.
     bar.iter().for_each(|pb| pb.finish_and_clear());
+    if let Some((path, stamp)) = &state {
+        let decided: Vec<&Outcome> = (outcomes.iter())
+            .filter(|o| o.verdict.solvable().is_some())
+            .collect();
+        state::write(path, stamp, &decided)?;
+    }
     if let Some(e) = failed {
         return Err(e);
     }
@@ -215,6 +270,24 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
     }
     let moves_complete = !a.moves || crate::cli::catalog_moves::moves(a, &board, &outcomes)?;
     Ok(if undecided || !moves_complete { 3 } else { 0 })
+}
+
+/// The problems an earlier catalogue decided, from its state (each play replayed again: a
+/// problem whose play does not replay is settled again), with a line saying how many.
+fn known_outcomes(path: &Path, stamp: &Stamp, board: &PegBoard, quiet: bool) -> Vec<Outcome> {
+    let kept: Vec<Outcome> = state::read(path, stamp).unwrap_or_default();
+    let known: Vec<Outcome> = (kept.into_iter())
+        .filter(|o| match &o.verdict {
+            Verdict::Solvable { play } => board.replay(o.vacancy, play, o.finish).is_ok(),
+            v => v.solvable().is_some(),
+        })
+        .collect();
+    if !known.is_empty() {
+        let n = board.problems().len();
+        let what = format!("{} of {n} problems decided", known.len());
+        state::say_resumed(path, &what, quiet);
+    }
+    known
 }
 
 /// DIR/<board>.csv and .svg; the folder of the problems' files, as the JSON names it.

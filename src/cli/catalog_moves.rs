@@ -8,14 +8,20 @@
 //! cannot repeat these searches within its limits (the English central game's levels pass
 //! five million positions by depth 10), so a length here is `searched`, not `proven` (a
 //! single problem small enough gets its proof from `moves --proof`).
+//!
+//! With `--out` the problems searched to the end are kept in DIR/<board>-catalog-moves-state.json
+//! ([`crate::cli::state`], stamped with the board and `--prune`), and a rerun takes them
+//! (their plays replayed again) and searches only the others.
 
 use crate::cli::args::{CatalogArgs, Error, emitln};
+use crate::cli::state::{self, Stamp};
 use crate::play::peg::fewest::Status;
 use crate::play::peg::settle::Outcome;
 use crate::play::peg::{PegBoard, catalog, fewest};
 use crate::report::export;
 use serde_json::json;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Runs the catalogue's moves after its verdicts (`outcomes`), and writes the files; true
@@ -47,7 +53,12 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     let deadline = a
         .moves_time_limit
         .map(|t| t0 + std::time::Duration::from_secs_f64(t));
-    let entries = fewest::catalogue(board, &lim, deadline, &mut |e| {
+    let options = json!({"prune": format!("{:?}", a.prune)});
+    let state = (a.out.as_deref()).map(|out| state_of(out, board, "catalog-moves", options));
+    let known = state.as_ref().map_or(Vec::new(), |(path, stamp)| {
+        known_entries(path, stamp, board, a.display.quiet)
+    });
+    let entries = fewest::catalogue_resumed(board, &lim, (deadline, &known), &mut |e| {
         if failed.is_none()
             && let Err(err) = check_and_write(board, outcomes, e, dir.as_deref())
         {
@@ -64,6 +75,12 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     if let Some(pb) = bar {
         pb.finish_and_clear();
     }
+    if let Some((path, stamp)) = &state {
+        let searched: Vec<&fewest::Entry> = (entries.iter())
+            .filter(|e| e.status == Status::Searched)
+            .collect();
+        state::write(path, stamp, &searched)?;
+    }
     if let Some(e) = failed {
         return Err(e);
     }
@@ -76,6 +93,39 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     }
     report(a, board, &entries, lim.max_level, seconds)?;
     Ok(entries.iter().all(|e| e.status == Status::Searched))
+}
+
+/// A catalogue's state in DIR (`kind`: "catalog", "catalog-moves"): its path,
+/// DIR/<board>-<kind>-state.json, and its stamp (the board's model and `options`).
+pub(crate) fn state_of(
+    out: &Path,
+    board: &PegBoard,
+    kind: &str,
+    options: serde_json::Value,
+) -> (PathBuf, Stamp) {
+    let path = out.join(format!("{}-{kind}-state.json", board.name));
+    let problem = crate::cli::envelope::model(&board.name, &board.spec);
+    (path, Stamp::new(kind, problem, options))
+}
+
+/// The problems an earlier `--moves` searched to the end, from its state (each play replayed
+/// again, with its move count: an entry whose play does not is searched again), with a line
+/// saying how many.
+fn known_entries(path: &Path, stamp: &Stamp, board: &PegBoard, quiet: bool) -> Vec<fewest::Entry> {
+    let kept: Vec<fewest::Entry> = state::read(path, stamp).unwrap_or_default();
+    let replays = |e: &fewest::Entry| match &e.solved.play {
+        Some(play) => (board.replay(e.vacancy, play, e.finish))
+            .is_ok_and(|r| Some(r.moves as u32) == e.solved.min_moves),
+        None => e.solved.min_moves.is_none(),
+    };
+    let known: Vec<fewest::Entry> = (kept.into_iter())
+        .filter(|e| e.status == Status::Searched && replays(e))
+        .collect();
+    if !known.is_empty() {
+        let what = format!("the fewest moves of {} problems", known.len());
+        state::say_resumed(path, &what, quiet);
+    }
+    known
 }
 
 /// The moves' summary: one line, or with --json a second JSON object after the catalogue's,

@@ -14,14 +14,25 @@ use std::path::Path;
 /// Re-verifies proof files; exit 0 only if every step of every file holds.
 pub fn check(a: &CheckArgs) -> Result<u8, Error> {
     check_cbc(a.cbc)?;
-    let opts = options(a)?;
+    let mut opts = options(a)?;
     if let Some(dir) = &a.vipr {
         check_writable(dir)?;
     }
+    // Several files: a bar of the files checked, the one under way its message. The
+    // checker's own displays (a file's solver calls, its levels) are then off, since two
+    // bars would draw over each other's line.
+    let n = a.files.len();
+    let bar = crate::search::progress::bar(a.display.progress() && n > 1, n, "files");
+    opts.progress &= bar.is_none();
     let stop = Stop::start(&a.files, a.time_limit, a.json);
     for path in &a.files {
-        check_file(a, &opts, path, &stop)?;
+        if let Some(pb) = &bar {
+            pb.set_message(path.display().to_string());
+        }
+        check_file(a, &opts, path, (&stop, bar.as_ref()))?;
+        bar.iter().for_each(|pb| pb.inc(1));
     }
+    drop(bar);
     let mut p = stop.lock();
     p.done = true;
     Ok(if p.failed > 0 { 1 } else { 0 })
@@ -55,8 +66,14 @@ fn options(a: &CheckArgs) -> Result<Options, Error> {
 }
 
 /// Checks one file and reports it (the line printed and the file counted under `stop`'s
-/// lock, so that a time limit neither cuts the line nor reports the file again).
-fn check_file(a: &CheckArgs, opts: &Options, path: &Path, stop: &Stop) -> Result<(), Error> {
+/// lock, so that a time limit neither cuts the line nor reports the file again; printed
+/// with the files' bar, when there is one, off the screen).
+fn check_file(
+    a: &CheckArgs,
+    opts: &Options,
+    path: &Path,
+    (stop, bar): (&Stop, Option<&indicatif::ProgressBar>),
+) -> Result<(), Error> {
     let t0 = std::time::Instant::now();
     // A read error names the file itself; a failing step does not.
     let (mut result, names_file, proof) = match Proof::read(path) {
@@ -79,7 +96,11 @@ fn check_file(a: &CheckArgs, opts: &Options, path: &Path, stop: &Stop) -> Result
         }
     }
     let mut p = stop.lock();
-    let shown = report_file(a, path, (&result, names_file), proof.as_ref(), &vipr, t0);
+    let report = || report_file(a, path, (&result, names_file), proof.as_ref(), &vipr, t0);
+    let shown = match bar {
+        Some(pb) => pb.suspend(report),
+        None => report(),
+    };
     p.failed += result.is_err() as usize;
     p.next += 1;
     p.problem = None;

@@ -1,7 +1,10 @@
 //! `solarmy count`: every minimum army of an entry ([`crate::search::count`]), printed, as JSON, and
-//! with `--out` as CSV files and one contact sheet (every army, small, in a grid).
+//! with `--out` as CSV files and one contact sheet (every army, small, in a grid). With `--out`
+//! a count also keeps what it settled ([`crate::cli::state`]: the climb's rounds and cases,
+//! the last jumps counted and the armies found), and a rerun resumes from it.
 
 use crate::cli::args::{Error, ProblemArg, parse_level};
+use crate::cli::state::{self, Stamp};
 use crate::report::export;
 use crate::report::render;
 use crate::search::count::{self, CountOutcome};
@@ -38,7 +41,8 @@ pub struct CountArgs {
     /// One JSON object on stdout
     #[arg(long)]
     pub json: bool,
-    /// Write every army and its play (CSV) and a contact sheet (SVG) here
+    /// Write every army and its play (CSV) and a contact sheet (SVG) here, and keep what is
+    /// settled (the climb's rounds and cases, the last jumps counted) for a rerun to resume
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Write the count's proof here (.json, or .json.gz), for `solarmy check`: the minimum's
@@ -62,12 +66,38 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
     // Ctrl-C stops the solver calls: the armies counted so far are printed and written,
     // reported as a lower bound (exit 3), as a time limit would.
     crate::cli::args::install_interrupt_handler();
-    let out = count::count_on(
-        army,
-        level,
-        a.time_limit,
-        (a.jobs as usize, a.display.progress()),
-    )?;
+    let state = a.out.as_ref().map(|dir| {
+        let path = dir.join(format!("{army}-{level}-count-state.json"));
+        let stamp = Stamp::new("count", state_problem(army, level), json!(null));
+        (path, stamp)
+    });
+    let resume = state.as_ref().and_then(|(path, stamp)| {
+        let s: Option<count::Settled> = state::read(path, stamp);
+        if let Some(s) = &s {
+            let what = format!(
+                "{} men: {} of {} last jumps counted, {} start sets found",
+                s.men,
+                s.done.len(),
+                army.lattice().last_jump_directions().len(),
+                s.armies.len()
+            );
+            state::say_resumed(path, &what, a.display.quiet);
+        }
+        s
+    });
+    let run = count::Run {
+        jobs: a.jobs as usize,
+        progress: a.display.progress(),
+        // The climb's settled rounds and cases are kept there too, and resumed.
+        case_dir: a.out.clone(),
+        resume,
+    };
+    let out = count::count_on(army, level, a.time_limit, run)?;
+    if let Some((path, stamp)) = &state
+        && out.settled.men > 0
+    {
+        state::write(path, stamp, &out.settled)?;
+    }
     if a.json {
         outln!("{}", to_json(&out));
     } else {
@@ -85,6 +115,11 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
         );
     }
     Ok(if out.complete { 0 } else { 3 })
+}
+
+/// The problem a count's state is for: the army's fingerprint and the level.
+fn state_problem(army: crate::problem::Army, level: i32) -> serde_json::Value {
+    json!({"fingerprint": army.problem().fingerprint(), "level": level})
 }
 
 pub fn to_json(out: &CountOutcome) -> serde_json::Value {

@@ -4,7 +4,7 @@
 //! with one line, before any work starts. Errors carry their exit code ([`Error`]): 2 for a
 //! bad command line, 1 for any other failure. Every command's JSON carries the envelope of
 //! [`envelope`] (docs/json-schema.json). Inside this folder the order is: [`help`], [`args`]
-//! and [`envelope`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
+//! and [`envelope`], [`state`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
 //! [`verify`], [`moves_board`], [`moves`], [`certify`], [`check`], [`count`], [`jobs`],
 //! [`cases`], [`bounds`], [`pagoda`], and this file on top.
 
@@ -42,6 +42,7 @@ pub mod moves_board;
 pub mod moves_levels;
 pub mod moves_state;
 pub mod pagoda;
+pub mod state;
 pub mod verify;
 
 use crate::problem::Army;

@@ -177,7 +177,7 @@ fn army_proof(
         None,
         (men, play),
     );
-    write_proof(path, proof, false).map(Some)
+    write_proof(path, proof, (false, false)).map(Some)
 }
 
 /// The seed, or the earlier run's best play when it is shorter and replays (one that does not

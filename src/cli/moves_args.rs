@@ -154,18 +154,18 @@ pub(crate) fn proof_of(
 /// ([`crate::proof::moves::prepare`]) and writes it whole to `path`: Ok(Ok(path)) when
 /// written, Ok(Err(why)) when no proof can be made (said on stderr; the answer stands).
 /// With `by_levels` (a board), the claim is made by the checker's search by levels
-/// ([`crate::proof::fewest::prepare`]) instead.
+/// ([`crate::proof::fewest::prepare`]) instead, its levels' progress drawn when `shown`.
 pub(crate) fn write_proof(
     path: &Path,
     mut proof: Proof,
-    by_levels: bool,
+    (by_levels, shown): (bool, bool),
 ) -> Result<Result<PathBuf, String>, Error> {
     let board = match &proof.claim {
         Claim::Moves(c) => c.board,
         _ => None,
     };
     let claim = match board {
-        Some(vf) if by_levels => crate::proof::fewest::prepare(&proof, vf),
+        Some(vf) if by_levels => crate::proof::fewest::prepare(&proof, vf, shown),
         _ => crate::proof::moves::prepare(&proof, board),
     };
     match claim {
@@ -208,7 +208,7 @@ pub(crate) fn board_proof(
         board.fingerprint(v, f),
     );
     let proof = proof_of(named, 0, Some((v, f)), (start, play));
-    write_proof(path, proof, by_levels).map(Some)
+    write_proof(path, proof, (by_levels, a.display.progress())).map(Some)
 }
 
 /// Adds the fields of `extra` (an object) to `j` (an object).

@@ -8,27 +8,20 @@
 //! with the recorded play. The play is replayed before it is used, like any seed; the bound is
 //! this program's own earlier search, not a certificate, so an answer that rests on it says so
 //! (`resumed_below`), and a state of another stamp is ignored with one line saying why.
-//! Delete the file to prove the answer in one run.
+//! Delete the file to prove the answer in one run. The file is [`crate::cli::state`]'s, as
+//! every command's that resumes.
 
 use crate::cli::args::Error;
+use crate::cli::state::{self, Stamp};
 use crate::problem::geometry::Cell;
 use crate::proof::verify::Step;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::path::{Path, PathBuf};
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Stamp {
-    program: String,
-    army: String,
-    level: i32,
-    /// The men, sorted.
-    men: Vec<(i32, i32, i32)>,
-}
 
 /// What an earlier run established.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct State {
-    stamp: Stamp,
     /// No play of fewer moves: every depth below it was searched to the end.
     pub lower_bound: u32,
     /// Positions examined per depth (0 where not searched).
@@ -42,32 +35,21 @@ pub fn path(dir: &Path, army: &str, level: i32) -> PathBuf {
     dir.join(format!("{army}-{level}-moves-state.json"))
 }
 
+/// The problem exactly: the army, the level and the men, sorted.
 fn stamp(army: &str, level: i32, men: &[Cell]) -> Stamp {
     let mut men: Vec<(i32, i32, i32)> = men.iter().map(|c| (c.0, c.1, c.2)).collect();
     men.sort_unstable();
-    Stamp {
-        program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
-        army: army.into(),
-        level,
-        men,
-    }
+    Stamp::new(
+        "moves",
+        json!({"army": army, "level": level, "men": men}),
+        json!(null),
+    )
 }
 
 /// The state at `path` when its stamp is this problem's (None when there is none; one line
 /// on stderr when there is one of another stamp or unreadable).
 pub fn read(path: &Path, army: &str, level: i32, men: &[Cell]) -> Option<State> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let state = serde_json::from_str::<State>(&text).ok();
-    match state {
-        Some(s) if s.stamp == stamp(army, level, men) => Some(s),
-        _ => {
-            eprintln!(
-                "solarmy: ignoring {}: written by another version or for another army",
-                path.display()
-            );
-            None
-        }
-    }
+    state::read(path, &stamp(army, level, men))
 }
 
 /// Writes the state of a run that ended with this lower bound, positions and best play.
@@ -78,15 +60,12 @@ pub fn write(
     positions: &[u64],
     play: Option<&[Step]>,
 ) -> Result<(), Error> {
-    let state = State {
-        stamp: stamp(army, level, men),
+    let s = State {
         lower_bound,
         positions: positions.to_vec(),
         play: play.map(<[Step]>::to_vec),
     };
-    let text = serde_json::to_string(&state).map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::files::write_atomic(path, text.as_bytes())?;
-    Ok(())
+    state::write(path, &stamp(army, level, men), &s)
 }
 
 /// Positions per depth of a resumed run: the earlier run's below `resumed`, this run's from it.

@@ -75,11 +75,16 @@ struct Checker<'a> {
 /// Checks a proof; Ok with a summary only if every step holds.
 pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
     if let Claim::Board(claim) = &proof.claim {
-        return super::peg::check(proof, claim, opts.expected.as_ref());
+        return super::peg::check(proof, claim, (opts.expected.as_ref(), opts.progress));
     }
     if let Claim::Moves(claim) = &proof.claim {
         if let Some(stated) = &claim.levels {
-            return super::fewest::check(proof, claim, stated, opts.expected.as_ref());
+            return super::fewest::check(
+                proof,
+                claim,
+                stated,
+                (opts.expected.as_ref(), opts.progress),
+            );
         }
         return super::moves::check(proof, claim, opts.expected.as_ref());
     }

@@ -48,6 +48,8 @@ struct Search {
     canon: Canon,
     v: usize,
     f: usize,
+    /// Whether the levels' progress is drawn on stderr.
+    shown: bool,
 }
 
 impl Search {
@@ -71,6 +73,7 @@ impl Search {
             canon,
             v,
             f,
+            shown: false,
         }
     }
 
@@ -109,6 +112,7 @@ impl Search {
             finish: self.f,
             max_level: MAX_LEVEL,
             log: None,
+            shown: self.shown,
         };
         let too_many = |side: &str, j| {
             format!("{side} level {j} holds more than {MAX_LEVEL} positions: too many to check")
@@ -222,7 +226,11 @@ fn shared(a: &[u64], b: &[u64]) -> Vec<u64> {
 
 /// The search of the board problem a proof names: its fewest moves (None: no play) and the
 /// counts. Err: the board is not one this search takes, or a level is too large.
-fn search(proof: &Proof, (v, f): (Cell, Cell)) -> Result<(Option<u8>, LevelCounts), String> {
+fn search(
+    proof: &Proof,
+    (v, f): (Cell, Cell),
+    shown: bool,
+) -> Result<(Option<u8>, LevelCounts), String> {
     let text = proof
         .model
         .as_deref()
@@ -239,7 +247,10 @@ fn search(proof: &Proof, (v, f): (Cell, Cell)) -> Result<(Option<u8>, LevelCount
             .hole(c)
             .ok_or("the vacancy or the finish is not a hole")
     };
-    let s = Search::new(&board, (hole(v)?, hole(f)?));
+    let s = Search {
+        shown,
+        ..Search::new(&board, (hole(v)?, hole(f)?))
+    };
     let (counts, g) = s.on_plays()?;
     Ok((s.fewest(&g), counts))
 }
@@ -247,11 +258,11 @@ fn search(proof: &Proof, (v, f): (Cell, Cell)) -> Result<(Option<u8>, LevelCount
 /// The claim for a board proof whose play is filled in, by the checker's own search (the
 /// writer's side of [`check`]): Err says why none can be made (the play does not replay, a
 /// shorter play exists, a level too large).
-pub fn prepare(proof: &Proof, (v, f): (Cell, Cell)) -> Result<MovesClaim, String> {
+pub fn prepare(proof: &Proof, (v, f): (Cell, Cell), shown: bool) -> Result<MovesClaim, String> {
     let play = proof.play.as_ref().ok_or("no play")?;
     let steps = steps_of(play);
     let (_, _, moves) = board_problem(proof, play, &steps, (v, f))?;
-    let (fewest, counts) = search(proof, (v, f))?;
+    let (fewest, counts) = search(proof, (v, f), shown)?;
     match fewest {
         Some(m) if usize::from(m) == moves => Ok(MovesClaim {
             board: Some((v, f)),
@@ -271,7 +282,7 @@ pub fn check(
     proof: &Proof,
     claim: &MovesClaim,
     stated: &LevelCounts,
-    expected: Option<&crate::problem::file::Spec>,
+    (expected, shown): (Option<&crate::problem::file::Spec>, bool),
 ) -> Result<Summary, CheckError> {
     let t0 = Instant::now();
     let Some((v, f)) = claim.board else {
@@ -288,7 +299,7 @@ pub fn check(
     };
     let fingerprint = super::moves::replayed(&mut c, proof, claim, expected)?;
     c.context = format!("{what}, search by levels");
-    let out = search(proof, (v, f));
+    let out = search(proof, (v, f), shown);
     c.expect(out.is_ok(), || {
         out.as_ref().err().cloned().unwrap_or_default()
     })?;

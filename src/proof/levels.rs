@@ -38,6 +38,9 @@ pub struct Space<'a> {
     /// Told (level index, positions kept) as each level after the first is built, on either
     /// side, besides the progress bar.
     pub log: Option<&'a dyn Fn(usize, usize)>,
+    /// Whether each side draws its progress bar on stderr (the caller's choice: not under
+    /// `-q`, nor when stderr is not a terminal).
+    pub shown: bool,
 }
 
 /// How a search ended.
@@ -336,8 +339,11 @@ impl Side {
         let canon = Canon::new(s.n, s.perms);
         let values = Values::new(s.n, closure(s, start, forward), forward);
         let moves = Step::moves(s.jumps, &canon, &values, forward);
-        let bar = ProgressBar::new(s.n.saturating_sub(2) as u64)
-            .with_finish(indicatif::ProgressFinish::AndClear);
+        let bar = match s.shown {
+            true => ProgressBar::new(s.n.saturating_sub(2) as u64),
+            false => ProgressBar::hidden(),
+        }
+        .with_finish(indicatif::ProgressFinish::AndClear);
         bar.set_style(
             ProgressStyle::with_template("{elapsed_precise} {prefix} level {pos} {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),

@@ -294,6 +294,7 @@ fn exhausted(
     v: usize,
     f: usize,
     stated: &Stated,
+    shown: bool,
 ) -> Result<(), CheckError> {
     c.context = format!(
         "{}, pruned exhaustive search",
@@ -326,6 +327,7 @@ fn exhausted(
         finish: f,
         max_level: MAX_LEVEL,
         log: None,
+        shown,
     };
     let out = super::levels::meet(&space, start, stated.forward.len() - 1);
     let super::levels::Outcome::Counts {
@@ -377,11 +379,12 @@ impl Checker<'_> {
     }
 }
 
-/// Checks a board claim; Ok with a summary only if every step holds.
+/// Checks a board claim; Ok with a summary only if every step holds; `shown`: the search by
+/// levels draws its progress on stderr.
 pub fn check(
     proof: &Proof,
     claim: &BoardClaim,
-    expected: Option<&crate::problem::file::Spec>,
+    (expected, shown): (Option<&crate::problem::file::Spec>, bool),
 ) -> Result<Summary, CheckError> {
     let t0 = Instant::now();
     let (v, f) = (claim.vacancy, claim.finish);
@@ -458,7 +461,7 @@ pub fn check(
                 forward,
                 backward,
             };
-            exhausted(&mut c, &board, vi, fi, &stated)?;
+            exhausted(&mut c, &board, vi, fi, &stated, shown)?;
             "not solvable (pruned exhaustive search)"
         }
         BoardVerdict::NoJumpVector {

@@ -28,7 +28,7 @@ use crate::proof::format::{BoardBasis, Claim, Evidence, IpDef, Play, Proof, Roun
 use crate::proof::verify::{self, Step};
 use crate::reduce::board::Board;
 use crate::search::minimum::{self, Request, Status};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// Node budget of the backtracker for one army.
@@ -71,21 +71,59 @@ pub struct CountOutcome {
     /// The count's proof for `solarmy check`, when the count is complete.
     #[serde(skip)]
     pub proof: Option<Proof>,
+    /// What the count settled, for a rerun to resume from.
+    #[serde(skip)]
+    pub settled: Settled,
+}
+
+/// The final program of a last jump's count: its board basis, its definition with every
+/// cut, and HiGHS's seconds on it.
+pub type Final = (Option<BoardBasis>, IpDef, f64);
+
+/// What a count has settled, for a rerun to resume from (`count --out`): the last jumps
+/// counted to the end, each with its final program, and every start set found so far with
+/// its verified play (None: undecided). A rerun cuts the armies off at once and counts only
+/// the last jumps not done; the plays are replayed again before they are taken.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Settled {
+    /// The minimum the armies have: the state is for this K only.
+    pub men: u64,
+    /// The last jumps whose count ended complete (none where the jump has no program).
+    pub done: Vec<(Cell, Option<Final>)>,
+    /// Every start set found, in the order found, in its canonical image.
+    pub armies: Vec<(Vec<Cell>, Option<Vec<Step>>)>,
+}
+
+/// How a count runs: cases of a split round at once, a live display, where the climb's
+/// records go (its settled rounds and cases are resumed from there), and what an earlier
+/// run settled.
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    pub jobs: usize,
+    pub progress: bool,
+    pub case_dir: Option<std::path::PathBuf>,
+    pub resume: Option<Settled>,
 }
 
 /// Counts the minimum armies of `army` at `level`.
 pub fn count(army: Army, level: i32, time_limit: Option<f64>) -> Result<CountOutcome, Error> {
-    count_on(army, level, time_limit, (1, false))
+    let run = Run {
+        jobs: 1,
+        ..Run::default()
+    };
+    count_on(army, level, time_limit, run)
 }
 
 /// [`count`], proving the minimum with `jobs` cases of a split round at once, and with
-/// `progress` a live display on stderr: the climb's rounds, then the last jumps counted.
+/// `progress` a live display on stderr: the climb's rounds, then the last jumps counted;
+/// resumed from what an earlier run settled (`run.resume`).
 pub fn count_on(
     army: Army,
     level: i32,
     time_limit: Option<f64>,
-    (jobs, progress): (usize, bool),
+    run: Run,
 ) -> Result<CountOutcome, Error> {
+    let (jobs, progress) = (run.jobs, run.progress);
     let t0 = Instant::now();
     let remaining = || time_limit.map(|t| (t - t0.elapsed().as_secs_f64()).max(0.0));
     let found = minimum::find_minimum(&Request {
@@ -93,6 +131,7 @@ pub fn count_on(
         direct_budget: Some(30.0),
         jobs,
         progress,
+        case_dir: run.case_dir.clone(),
         ..Request::new(army, level)
     })?;
     let mut out = CountOutcome {
@@ -108,6 +147,7 @@ pub fn count_on(
         seconds: 0.0,
         armies: Vec::new(),
         proof: None,
+        settled: Settled::default(),
     };
     let k = match (found.status, found.min_size) {
         (Status::Optimal, Some(k)) if found.board_proven => k,
@@ -121,20 +161,8 @@ pub fn count_on(
             return Ok(out);
         }
     };
-    let mut complete = true;
-    // Per last jump: the final program's board basis, its definition with every cut, and
-    // HiGHS's seconds on it.
-    let mut finals: Vec<(Option<BoardBasis>, IpDef, f64)> = Vec::new();
-    let dirs = army.lattice().last_jump_directions();
-    let bar = crate::search::progress::bar(progress, dirs.len(), "last jumps");
-    for d in dirs {
-        if let Some(pb) = &bar {
-            pb.set_message(format!("{k} men: last jump over {d:?}"));
-        }
-        complete &= count_for(&mut out, d, k, &remaining, &mut finals, bar.as_ref())?;
-        bar.iter().for_each(|pb| pb.inc(1));
-    }
-    drop(bar);
+    let done = resumed(&mut out, k, run.resume);
+    let (complete, finals) = count_all(&mut out, k, &done, &remaining, progress)?;
     out.armies.sort_by(|a, b| a.cells.cmp(&b.cells));
     out.armies.dedup_by(|a, b| a.cells == b.cells);
     let playable = out.armies.iter().filter(|a| a.playable);
@@ -151,6 +179,79 @@ pub fn count_on(
     Ok(out)
 }
 
+/// Counts the armies of `k` men under every last jump, after those an earlier run counted
+/// (`done`, whose final programs are taken as they were): whether every count ended
+/// complete, and per last jump the final program's board basis, its definition with every
+/// cut, and HiGHS's seconds on it. What is settled goes to `out.settled`.
+fn count_all(
+    out: &mut CountOutcome,
+    k: u64,
+    done: &[(Cell, Option<Final>)],
+    remaining: &dyn Fn() -> Option<f64>,
+    progress: bool,
+) -> Result<(bool, Vec<Final>), Error> {
+    let mut complete = true;
+    let mut finals: Vec<Final> = Vec::new();
+    let dirs = out.army.lattice().last_jump_directions();
+    let bar = crate::search::progress::bar(progress, dirs.len(), "last jumps");
+    for d in dirs {
+        if let Some((_, fin)) = done.iter().find(|(e, _)| *e == d) {
+            finals.extend(fin.clone());
+            out.settled.done.push((d, fin.clone()));
+            bar.iter().for_each(|pb| pb.inc(1));
+            continue;
+        }
+        if let Some(pb) = &bar {
+            pb.set_message(format!("{k} men: last jump over {d:?}"));
+        }
+        let before = finals.len();
+        let counted = count_for(out, d, k, remaining, &mut finals, bar.as_ref())?;
+        if counted {
+            out.settled.done.push((d, finals.get(before).cloned()));
+        }
+        complete &= counted;
+        bar.iter().for_each(|pb| pb.inc(1));
+    }
+    out.settled.men = k;
+    out.settled.armies = (out.armies.iter())
+        .map(|a| (a.cells.clone(), a.playable.then(|| a.play.clone())))
+        .collect();
+    Ok((complete, finals))
+}
+
+/// Takes what an earlier run of the count of `k` men settled: its armies (each play replayed
+/// again; a state with one that does not replay is dropped whole, with a line saying so) go
+/// into `out`, and the last jumps it counted to the end are returned.
+fn resumed(out: &mut CountOutcome, k: u64, resume: Option<Settled>) -> Vec<(Cell, Option<Final>)> {
+    let Some(s) = resume else {
+        return Vec::new();
+    };
+    let lattice = out.army.lattice();
+    let replays = |(cells, play): &(Vec<Cell>, Option<Vec<Step>>)| {
+        play.as_ref()
+            .is_none_or(|p| verify::replay(&lattice, out.level, cells, p).is_ok())
+    };
+    if s.men != k || !s.armies.iter().all(replays) {
+        eprintln!(
+            "solarmy: the recorded count is not used: it is for {} men, or a recorded play does not replay",
+            s.men
+        );
+        return Vec::new();
+    }
+    for (cells, play) in s.armies {
+        let images = images(&lattice, &cells).len();
+        out.undecided += play.is_none() as usize;
+        out.armies.push(Counted {
+            cells,
+            symmetric: images == 1,
+            images,
+            playable: play.is_some(),
+            play: play.unwrap_or_default(),
+        });
+    }
+    s.done
+}
+
 /// The armies of K men whose play ends with the last jump over `d`: the round-K program is
 /// solved again and again, each army found cut off with all its images, until it is
 /// infeasible (its final definition goes to `finals`). False when the count for `d` is not
@@ -160,7 +261,7 @@ fn count_for(
     d: Cell,
     k: u64,
     remaining: &dyn Fn() -> Option<f64>,
-    finals: &mut Vec<(Option<BoardBasis>, IpDef, f64)>,
+    finals: &mut Vec<Final>,
     bar: Option<&indicatif::ProgressBar>,
 ) -> Result<bool, Error> {
     let (army, level) = (out.army, out.level);
@@ -250,7 +351,7 @@ fn count_proof(
     found: &minimum::Outcome,
     out: &CountOutcome,
     k: u64,
-    finals: &[(Option<BoardBasis>, IpDef, f64)],
+    finals: &[Final],
 ) -> Result<Option<Proof>, Error> {
     let Some(mut proof) = found.proof() else {
         return Ok(None);

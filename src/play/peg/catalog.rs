@@ -22,16 +22,18 @@ pub fn run(
     deadline: Option<std::time::Instant>,
     each: impl FnMut(&Outcome),
 ) -> Result<Vec<Outcome>, String> {
-    run_shown(board, limits, deadline, &mut |_, _, _| {}, each)
+    run_shown(board, limits, deadline, &[], &mut |_, _, _| {}, each)
 }
 
 /// [`run`], telling `shown` where it is before each problem and once at the end of each
 /// pass: the pass ("quick pass", "full pass"), the problems of the pass done, and how many
-/// the pass has.
+/// the pass has. A problem `known` decides (an earlier run's outcome, solvable or not) is
+/// taken as it is, not settled again.
 pub fn run_shown(
     board: &PegBoard,
     limits: &Limits,
     deadline: Option<std::time::Instant>,
+    known: &[Outcome],
     shown: &mut dyn FnMut(&str, usize, usize),
     mut each: impl FnMut(&Outcome),
 ) -> Result<Vec<Outcome>, String> {
@@ -55,6 +57,12 @@ pub fn run_shown(
     let problems = board.problems();
     for (k, (v, f)) in problems.iter().copied().enumerate() {
         shown("quick pass", k, problems.len());
+        let decided =
+            |o: &&Outcome| (o.vacancy, o.finish) == (v, f) && o.verdict.solvable().is_some();
+        if let Some(o) = known.iter().find(decided) {
+            out.push(o.clone());
+            continue;
+        }
         out.push(settle::settle(
             board,
             v,

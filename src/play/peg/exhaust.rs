@@ -15,7 +15,7 @@ use crate::proof::levels::{self, Outcome, Space};
 use std::collections::HashSet;
 
 /// The proof's content when no position is shared.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Pruned {
     pub pagodas: Vec<Vec<(Cell, i64)>>,
     pub symmetries: usize,
@@ -162,6 +162,8 @@ impl Parts {
             finish: self.finish,
             max_level,
             log: None,
+            // The command's own display (a spinner, the catalogue's bar) says what runs.
+            shown: false,
         }
     }
 }

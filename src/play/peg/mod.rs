@@ -1,7 +1,8 @@
 //! Classical peg-solitaire boards: a finite board read from a model file (`start = { kind =
 //! "board" }`), and the single-vacancy → single-survivor problems on it. This module holds
 //! the board itself (holes, jumps, symmetries); [`classes`] finds position-class witnesses,
-//! [`settle`] answers one problem (class, resource count, jump IP, backtracker), [`short`]
+//! [`settle`] answers one problem (class, resource count, jump IP of [`vectors`],
+//! backtracker), [`short`]
 //! trades its play for one of the fewest moves when that is cheap, [`catalog`] settles every
 //! problem of a board up to its symmetry.
 //!
@@ -18,6 +19,7 @@ pub mod play;
 pub mod settle;
 pub mod sharpen;
 pub mod short;
+pub mod vectors;
 
 use crate::problem::Problem;
 use crate::problem::file::{Cells, Start};

@@ -22,16 +22,15 @@
 
 use super::classes::{self, Mask};
 use super::play::Found;
+use super::vectors::{Step3, Vectors};
 use super::{Jump, PegBoard};
-use crate::play::order::{self, Ordering};
 use crate::problem::geometry::Cell;
 use crate::proof::farkas::{Farkas, LinearSystem, Row, Tree};
 use crate::proof::verify::Step;
-use highs::{HighsModelStatus, RowProblem, Sense};
 use std::time::Instant;
 
-/// How a problem was settled.
-#[derive(Clone, Debug)]
+/// How a problem was settled (serialisable: a catalogue's state keeps the problems decided).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     /// A play, verified by the independent replay.
     Solvable { play: Vec<Step> },
@@ -138,7 +137,7 @@ impl Default for Limits {
 }
 
 /// A settled problem.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
     pub vacancy: Cell,
     pub finish: Cell,
@@ -192,6 +191,33 @@ pub fn settle(
     finish: Cell,
     limits: &Limits,
 ) -> Result<Outcome, String> {
+    settle_from(board, (vacancy, finish), limits, Refuted::default()).map(|(o, _)| o)
+}
+
+/// The rounds of step 3 a search has done to the end with neither a play nor a proof, for a
+/// rerun to resume from (a board `solve --out`): the search is deterministic, so a rerun that
+/// starts at the next round, with the same cuts and budget, ends as one run would.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Refuted {
+    /// Rounds of effort done to the end (0: none, nothing to resume).
+    pub rounds: usize,
+    /// The jump vectors the backtracker could not order, in the order found (each a cut).
+    pub cuts: Vec<Vec<(usize, u32)>>,
+    /// Integer programs solved in those rounds.
+    pub ips: usize,
+    /// Whether the pruned exhaustion ran (in round 1), and why it settled nothing.
+    pub exhausted: bool,
+    pub why: String,
+}
+
+/// [`settle`], resuming after the rounds `from` refuted; with the rounds refuted when it
+/// ends (all of `from`'s and this run's).
+pub fn settle_from(
+    board: &PegBoard,
+    (vacancy, finish): (Cell, Cell),
+    limits: &Limits,
+    mut from: Refuted,
+) -> Result<(Outcome, Refuted), String> {
     let t0 = Instant::now();
     let v = board.hole(vacancy, "the vacancy")?;
     let f = board.hole(finish, "the finish")?;
@@ -211,19 +237,18 @@ pub fn settle(
             Some(certificate) => Verdict::ResourceCount { certificate },
             // Step 3, then the pruned exhaustion once, unless step 3 already ran it: whatever
             // leaves the problem undecided before it has run hands it on.
-            None => {
-                let mut exhausted = false;
-                match search(board, v, f, &sys, limits, &mut out, &mut exhausted) {
-                    Verdict::Undecided { why } if limits.pruned && !exhausted && !interrupted() => {
-                        pruned(board, v, f, limits, &why)
-                    }
-                    verdict => verdict,
+            None => match search(board, (v, f), &sys, limits, &mut out, &mut from) {
+                Verdict::Undecided { why }
+                    if limits.pruned && !from.exhausted && !interrupted() =>
+                {
+                    pruned(board, v, f, limits, &why)
                 }
-            }
+                verdict => verdict,
+            },
         }
     };
     out.seconds = t0.elapsed().as_secs_f64();
-    Ok(out)
+    Ok((out, from))
 }
 
 /// Step 3 in rounds of growing effort (3, 15, 75 vectors; 1.5, 4.5, 13.5 million nodes):
@@ -239,38 +264,27 @@ pub fn settle(
 /// some 90 s on each hard problem that has no play (the 41-hole diamond's four) before the
 /// exhaustion proved it. They stay as the fallback when the exhaustion settles nothing.
 /// Infeasible without cuts: the certificate search. The forward search running out of
-/// positions: an exhaustive proof.
+/// positions: an exhaustive proof. It starts after the rounds `done` refuted (the quick
+/// tries before the rounds are then skipped too: they found nothing), and `done` follows it.
 fn search(
     board: &PegBoard,
-    v: usize,
-    f: usize,
+    (v, f): (usize, usize),
     sys: &LinearSystem,
     limits: &Limits,
     out: &mut Outcome,
-    exhausted: &mut bool,
+    done: &mut Refuted,
 ) -> Verdict {
-    // The fast depth-first search: a play of any solvable English problem in milliseconds
-    // (a bounded cost of some tens of milliseconds where it finds none).
-    if limits.first_dfs
-        && let (Found::Play(seq), _) = super::dfs::find(board, v, f, &Default::default())
+    if done.rounds == 0
+        && let Some(verdict) = quick_tries(board, (v, f), limits)
     {
-        return replayed(board, v, f, &seq);
+        return verdict;
     }
-    // A side that dies out within a few small levels proves in milliseconds that no play
-    // exists, before any search for one is even set up.
-    if limits.quick_probe
-        && let Some(p) = super::exhaust::quick_probe(board, v, f)
-    {
-        return Verdict::Pruned(p);
-    }
-    let mut ip = Vectors {
-        arena: arena(board),
-        start: (0..board.cells.len()).filter(|&h| h != v).collect(),
-        target: board.cells[f],
-        cuts: Vec::new(),
-    };
-    let (mut budget, mut why) = (limits.search_budget, String::new());
-    for round in 0..limits.rounds {
+    let mut ip = Vectors::new(board, (v, f), done.cuts.clone());
+    out.ips = done.ips;
+    out.cuts = done.cuts.len();
+    let mut budget = limits.search_budget * 3u64.pow(done.rounds as u32);
+    let mut why = done.why.clone();
+    for round in done.rounds..limits.rounds {
         if interrupted() {
             return Verdict::Undecided {
                 why: "interrupted (Ctrl-C)".into(),
@@ -281,7 +295,7 @@ fn search(
                 return verdict;
             }
             if limits.pruned {
-                *exhausted = true;
+                done.exhausted = true;
                 // Its reason starts "; ", to follow the rounds' own below.
                 match pruned(board, v, f, limits, "") {
                     Verdict::Undecided { why: w } => why = w,
@@ -291,7 +305,7 @@ fn search(
         }
         for _ in 0..limits.vectors_per_round * 5usize.pow(round as u32) {
             out.ips += 1;
-            match ip.next(sys, limits) {
+            match ip.next(sys, limits.order_budget) {
                 Step3::Play(seq) => return replayed(board, v, f, &seq),
                 Step3::Infeasible if ip.cuts.is_empty() => return prove(sys, limits),
                 Step3::Infeasible => break,
@@ -315,6 +329,8 @@ fn search(
             return Verdict::Pruned(p);
         }
         budget *= 3;
+        (done.rounds, done.cuts, done.ips) = (round + 1, ip.cuts.clone(), out.ips);
+        done.why.clone_from(&why);
     }
     Verdict::Undecided {
         why: format!(
@@ -323,6 +339,22 @@ fn search(
             budget / 3
         ),
     }
+}
+
+/// The tries before the rounds: the fast depth-first search (a play of any solvable English
+/// problem in milliseconds, a bounded cost of some tens of milliseconds where it finds none),
+/// then the pruned exhaustion's quickest tries (a side that dies out within a few small
+/// levels proves in milliseconds that no play exists, before any search for one is set up).
+fn quick_tries(board: &PegBoard, (v, f): (usize, usize), limits: &Limits) -> Option<Verdict> {
+    if limits.first_dfs
+        && let (Found::Play(seq), _) = super::dfs::find(board, v, f, &Default::default())
+    {
+        return Some(replayed(board, v, f, &seq));
+    }
+    if limits.quick_probe {
+        return super::exhaust::quick_probe(board, v, f).map(Verdict::Pruned);
+    }
+    None
 }
 
 /// The forward search for a play within `budget` nodes, from the start and from the dual
@@ -377,40 +409,6 @@ fn beamed(
         }
     }
     None
-}
-
-/// The jump program's vectors, each tried by the backtracker.
-struct Vectors {
-    arena: crate::reduce::board::Board,
-    start: Vec<usize>,
-    target: Cell,
-    cuts: Vec<Vec<(usize, u32)>>,
-}
-
-enum Step3 {
-    Play(Vec<usize>),
-    Infeasible,
-    Cut,
-}
-
-impl Vectors {
-    fn next(&mut self, sys: &LinearSystem, limits: &Limits) -> Step3 {
-        let Some(jumps) = solve(sys, &self.cuts) else {
-            return Step3::Infeasible;
-        };
-        let (arena, target) = (&self.arena, self.target);
-        let priority = |j: usize| {
-            let Cell(x, y, _) = arena.cells[arena.jumps[j].from];
-            ((x - target.0).pow(2) + (y - target.1).pow(2)) as i64
-        };
-        match order::order(arena, &self.start, &jumps, priority, limits.order_budget) {
-            Ordering::Found(seq) => Step3::Play(seq),
-            Ordering::Impossible | Ordering::Budget => {
-                self.cuts.push(jumps);
-                Step3::Cut
-            }
-        }
-    }
 }
 
 /// A play from board jump indices, checked by the independent replay.
@@ -480,75 +478,6 @@ fn prove(sys: &LinearSystem, limits: &Limits) -> Verdict {
             why: "HiGHS finds the jump program infeasible, but no exact certificate was found within the limits".into(),
         },
     }
-}
-
-/// The board in the backtracker's form (every hole may hold a man at the start).
-fn arena(board: &PegBoard) -> crate::reduce::board::Board {
-    let n = board.cells.len();
-    crate::reduce::board::Board {
-        cells: board.cells.clone(),
-        index: board.index.clone(),
-        exponent: vec![None; n],
-        start: vec![true; n],
-        jumps: board
-            .jumps
-            .iter()
-            .map(|j| crate::reduce::board::Jump {
-                from: j.from,
-                over: j.over,
-                to: j.to,
-            })
-            .collect(),
-        loss: vec![crate::weight::golden::Golden::ZERO; board.jumps.len()],
-        level: 0,
-    }
-}
-
-/// Solves the program with every cut: a jump vector (jump, count > 0), or None when HiGHS
-/// finds it infeasible. A cut on a vector x* says some jump j of its support has
-/// x_j <= x*_j − 1 (binary z_j picks it): since every solution has the same number of jumps,
-/// x != x* exactly when some count of x*'s support drops, so this removes x* and nothing else.
-fn solve(sys: &LinearSystem, cuts: &[Vec<(usize, u32)>]) -> Option<Vec<(usize, u32)>> {
-    let mut pb = RowProblem::default();
-    let upper = sys.cols.first().and_then(|c| c.1).unwrap_or(0) as f64;
-    let cols: Vec<_> = sys
-        .cols
-        .iter()
-        .map(|_| pb.add_integer_column(0.0, 0.0..=upper))
-        .collect();
-    for r in &sys.rows {
-        let rhs = r.lo.unwrap_or(0) as f64;
-        pb.add_row(rhs..=rhs, r.coefs.iter().map(|&(c, a)| (cols[c], a as f64)));
-    }
-    for cut in cuts {
-        let z: Vec<_> = cut
-            .iter()
-            .map(|_| pb.add_integer_column(0.0, 0.0..=1.0))
-            .collect();
-        pb.add_row(1.0.., z.iter().map(|&zj| (zj, 1.0)));
-        for (&(j, count), &zj) in cut.iter().zip(&z) {
-            // x_j + U·z_j <= x*_j − 1 + U
-            pb.add_row(
-                ..=(count as f64 - 1.0 + upper),
-                [(cols[j], 1.0), (zj, upper)],
-            );
-        }
-    }
-    let mut model = pb.optimise(Sense::Minimise);
-    model.make_quiet();
-    let solved = model.try_solve().ok()?;
-    if solved.status() != HighsModelStatus::Optimal {
-        return None;
-    }
-    let sol = solved.get_solution();
-    Some(
-        sol.columns()[..sys.cols.len()]
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| **x > 0.5)
-            .map(|(j, x)| (j, x.round() as u32))
-            .collect(),
-    )
 }
 
 /// The proof file of a settled problem (None when it is undecided), for `solarmy check`.

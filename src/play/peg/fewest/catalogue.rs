@@ -33,7 +33,7 @@ fn evict(cache: &mut HashMap<usize, Reach>, needed: &[usize], keep: [usize; 2], 
 }
 
 /// One problem of a board's catalogue, with its fewest moves.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     pub vacancy: crate::problem::geometry::Cell,
     pub finish: crate::problem::geometry::Cell,
@@ -47,7 +47,7 @@ pub struct Entry {
 }
 
 /// How far a catalogue entry's search went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// Searched to the end: `solved` holds the fewest moves, or none when no play exists.
     Searched,
@@ -85,6 +85,16 @@ pub fn catalogue(
     deadline: Option<Instant>,
     each: &mut dyn FnMut(&Entry),
 ) -> Result<Vec<Entry>, String> {
+    catalogue_resumed(board, lim, (deadline, &[]), each)
+}
+
+/// [`catalogue`], taking each entry `known` has searched (an earlier run's) as it is.
+pub fn catalogue_resumed(
+    board: &PegBoard,
+    lim: &Limits,
+    (deadline, known): (Option<Instant>, &[Entry]),
+    each: &mut dyn FnMut(&Entry),
+) -> Result<Vec<Entry>, String> {
     let bits = Bits::new(board)?;
     let problems = catalogue_problems(board, &bits);
     let mut cache = Reaches::default();
@@ -101,7 +111,11 @@ pub fn catalogue(
             built: 0,
             status: Status::TimeLimit,
         };
-        if interrupted {
+        let searched =
+            |k: &&Entry| (k.vacancy, k.finish) == (vc, fc) && k.status == Status::Searched;
+        if let Some(k) = known.iter().find(searched) {
+            e = k.clone();
+        } else if interrupted {
             e.status = Status::Interrupted;
         } else if deadline.is_none_or(|d| started < d) {
             let needed = &problems[i..];

@@ -52,7 +52,7 @@ mod packed;
 mod parts;
 mod prune;
 pub use bits::Bits;
-pub use catalogue::{Entry, REACH_BYTES, Status, catalogue};
+pub use catalogue::{Entry, REACH_BYTES, Status, catalogue, catalogue_resumed};
 pub use disk::{Disk, Join, Meet};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
@@ -158,7 +158,7 @@ impl Default for Limits {
 }
 
 /// The answer for one problem.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Solved {
     /// None: no play reaches the finish.
     pub min_moves: Option<u32>,
