@@ -382,15 +382,21 @@ fn meet(
     }
     lim.tell(|| format!("a Bloom filter of {} positions", level.len));
     let bloom = Bloom::of(level, &|| lim.stopped())?;
+    thread_local! {
+        // A buffer for each thread's children: billions of positions pass through here.
+        static CHILDREN: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
     let children = |r: u64, out: &mut Vec<(u64, u64)>| {
-        let mut cs = Vec::new();
-        for &x in reps {
-            bits.children(bits.image(fwd.g, bits.image(x, r)), &mut cs);
-        }
         let from = out.len();
-        for &c in &cs {
-            pair(c, out);
-        }
+        CHILDREN.with_borrow_mut(|cs| {
+            cs.clear();
+            for &x in reps {
+                bits.children(bits.image(fwd.g, bits.image(x, r)), cs);
+            }
+            for &c in cs.iter() {
+                pair(c, out);
+            }
+        });
         for &(k, _) in &out[from..] {
             bloom.prefetch(k);
         }
