@@ -79,8 +79,7 @@ pub fn run_step(
         }
         let dir = plan.dir(bits, disk);
         std::fs::create_dir_all(&dir).map_err(|e| super::disk::io("cannot create", &dir, e))?;
-        let whole = level_path(&dir, level);
-        if let Some(l) = LevelFile::open(&whole, width) {
+        if let Some(l) = LevelFile::open_level(&dir, level, width, disk)? {
             done.push(format!(
                 "{}: level {level} complete ({} positions)",
                 dir.display(),
