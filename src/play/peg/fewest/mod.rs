@@ -53,10 +53,9 @@ mod parts;
 mod prune;
 pub use bits::Bits;
 pub use catalogue::{Entry, REACH_BYTES, Status, catalogue, catalogue_resumed};
-pub use disk::{Disk, Join, Meet};
+pub use disk::{Disk, Join, Meet, free_space, work_dir};
 pub use graph::solve;
 pub use levels::{Lookup, Reach, Seen};
-pub use outcore::{free_space, work_dir};
 pub use parts::{Job, run_step};
 pub use prune::{Pagodas, Pruning};
 

@@ -586,21 +586,3 @@ pub fn solve_pair(
     let positions = fwd.positions() + bwd_own.as_ref().map_or(0, |b| b.0.positions());
     Ok((s, positions))
 }
-
-/// The work directory's default disk budget: the space free on its file system, less 1 GiB.
-pub fn free_space(dir: &Path) -> Option<u64> {
-    let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok()?;
-    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: c is a valid C string and s a statvfs the call fills.
-    if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
-        return None;
-    }
-    Some((s.f_bavail as u64 * s.f_frsize as u64).saturating_sub(1 << 30))
-}
-
-/// The directory for a work directory given on the command line (created if missing).
-pub fn work_dir(dir: &Path) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create the work directory {}: {e}", dir.display()))?;
-    Ok(dir.to_path_buf())
-}
