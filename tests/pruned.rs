@@ -140,6 +140,7 @@ fn counts(
         finish: fi,
         max_level: 10_000_000,
         log: None,
+        stop: None,
         shown: false,
     };
     let start = (0..n).filter(|&h| h != vi).fold(0u64, |m, h| m | 1 << h);

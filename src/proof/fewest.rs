@@ -112,6 +112,7 @@ impl Search {
             finish: self.f,
             max_level: MAX_LEVEL,
             log: None,
+            stop: None,
             shown: self.shown,
         };
         let too_many = |side: &str, j| {

@@ -41,6 +41,9 @@ pub struct Space<'a> {
     /// Whether each side draws its progress bar on stderr (the caller's choice: not under
     /// `-q`, nor when stderr is not a terminal).
     pub shown: bool,
+    /// Asked before each level is built: true stops the search as a level over `max_level`
+    /// would (the solver's Ctrl-C, which it tells apart itself; the checker passes None).
+    pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
 
 /// How a search ended.
@@ -373,6 +376,10 @@ impl Side {
     /// Builds the next level; Err(its index) when it would hold more than `max_level`.
     fn advance(&mut self, s: &Space) -> Result<(), usize> {
         let j = self.counts.len();
+        if s.stop.is_some_and(|stop| stop()) {
+            self.bar.finish_and_clear();
+            return Err(j);
+        }
         self.bar.set_position(j as u64);
         self.bar
             .set_message(format!("{} positions before", self.level.len()));

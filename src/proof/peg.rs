@@ -327,6 +327,7 @@ fn exhausted(
         finish: f,
         max_level: MAX_LEVEL,
         log: None,
+        stop: None,
         shown,
     };
     let out = super::levels::meet(&space, start, stated.forward.len() - 1);

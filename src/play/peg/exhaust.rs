@@ -125,6 +125,9 @@ fn meeting(board: &PegBoard, parts: &Parts, start: u64, max_level: usize) -> Exh
             forward,
             backward,
         )),
+        Outcome::TooMany(..) if super::settle::interrupted() => {
+            Exhaustion::TooMany("interrupted (Ctrl-C)".into())
+        }
         Outcome::TooMany(fwd, j) => Exhaustion::TooMany(format!(
             "the pruned search's {} level {j} holds more than {max_level} positions",
             if fwd { "forward" } else { "backward" }
@@ -162,6 +165,7 @@ impl Parts {
             finish: self.finish,
             max_level,
             log: None,
+            stop: Some(&super::settle::interrupted),
             // The command's own display (a spinner, the catalogue's bar) says what runs.
             shown: false,
         }

@@ -298,6 +298,13 @@ fn search(
                 done.exhausted = true;
                 // Its reason starts "; ", to follow the rounds' own below.
                 match pruned(board, v, f, limits, "") {
+                    // Stopped part way: not run, so that a resumed search runs it.
+                    Verdict::Undecided { .. } if interrupted() => {
+                        done.exhausted = false;
+                        return Verdict::Undecided {
+                            why: "interrupted (Ctrl-C)".into(),
+                        };
+                    }
                     Verdict::Undecided { why: w } => why = w,
                     verdict => return verdict,
                 }
