@@ -275,19 +275,14 @@ pub fn catalog(a: &CatalogArgs) -> Result<u8, Error> {
 /// The problems an earlier catalogue decided, from its state (each play replayed again: a
 /// problem whose play does not replay is settled again), with a line saying how many.
 fn known_outcomes(path: &Path, stamp: &Stamp, board: &PegBoard, quiet: bool) -> Vec<Outcome> {
-    let kept: Vec<Outcome> = state::read(path, stamp).unwrap_or_default();
-    let known: Vec<Outcome> = (kept.into_iter())
-        .filter(|o| match &o.verdict {
-            Verdict::Solvable { play } => board.replay(o.vacancy, play, o.finish).is_ok(),
-            v => v.solvable().is_some(),
-        })
-        .collect();
-    if !known.is_empty() {
-        let n = board.problems().len();
-        let what = format!("{} of {n} problems decided", known.len());
-        state::say_resumed(path, &what, quiet);
-    }
-    known
+    let decided = |o: &Outcome| match &o.verdict {
+        Verdict::Solvable { play } => board.replay(o.vacancy, play, o.finish).is_ok(),
+        v => v.solvable().is_some(),
+    };
+    let n = board.problems().len();
+    state::read_kept(path, stamp, quiet, decided, |k| {
+        format!("{k} of {n} problems decided")
+    })
 }
 
 /// DIR/<board>.csv and .svg; the folder of the problems' files, as the JSON names it.

@@ -112,20 +112,15 @@ pub(crate) fn state_of(
 /// again, with its move count: an entry whose play does not is searched again), with a line
 /// saying how many.
 fn known_entries(path: &Path, stamp: &Stamp, board: &PegBoard, quiet: bool) -> Vec<fewest::Entry> {
-    let kept: Vec<fewest::Entry> = state::read(path, stamp).unwrap_or_default();
     let replays = |e: &fewest::Entry| match &e.solved.play {
         Some(play) => (board.replay(e.vacancy, play, e.finish))
             .is_ok_and(|r| Some(r.moves as u32) == e.solved.min_moves),
         None => e.solved.min_moves.is_none(),
     };
-    let known: Vec<fewest::Entry> = (kept.into_iter())
-        .filter(|e| e.status == Status::Searched && replays(e))
-        .collect();
-    if !known.is_empty() {
-        let what = format!("the fewest moves of {} problems", known.len());
-        state::say_resumed(path, &what, quiet);
-    }
-    known
+    let searched = |e: &fewest::Entry| e.status == Status::Searched && replays(e);
+    state::read_kept(path, stamp, quiet, searched, |k| {
+        format!("the fewest moves of {k} problems")
+    })
 }
 
 /// The moves' summary: one line, or with --json a second JSON object after the catalogue's,

@@ -92,6 +92,23 @@ pub fn read<T: DeserializeOwned>(path: &Path, stamp: &Stamp) -> Option<T> {
     }
 }
 
+/// The items of a list kept at `path` under `stamp` that `keep` still accepts (each checked
+/// again: a play replayed), with a line saying how many (`what`) when there are any.
+pub fn read_kept<T: DeserializeOwned>(
+    path: &Path,
+    stamp: &Stamp,
+    quiet: bool,
+    keep: impl Fn(&T) -> bool,
+    what: impl Fn(usize) -> String,
+) -> Vec<T> {
+    let kept: Vec<T> = read(path, stamp).unwrap_or_default();
+    let known: Vec<T> = kept.into_iter().filter(|x| keep(x)).collect();
+    if !known.is_empty() {
+        say_resumed(path, &what(known.len()), quiet);
+    }
+    known
+}
+
 /// Writes `state` under `stamp` to `path`, whole or not at all.
 pub fn write<T: Serialize>(path: &Path, stamp: &Stamp, state: &T) -> Result<(), Error> {
     let saved = Saved {
