@@ -270,12 +270,13 @@ impl LevelFile {
         disk: &Disk,
     ) -> Result<Option<LevelFile>, Stop> {
         let path = level_path(dir, j);
+        if let Some(l) = LevelFile::open(&path, width) {
+            return Ok(Some(l));
+        }
         let old = dir.join(format!("level-{j}.bin"));
         let size = match std::fs::metadata(&old) {
-            Ok(m) if m.len() % width as u64 == 0 && LevelFile::open(&path, width).is_none() => {
-                m.len()
-            }
-            _ => return Ok(LevelFile::open(&path, width)),
+            Ok(m) if m.len() % width as u64 == 0 => m.len(),
+            _ => return Ok(None),
         };
         let f = File::open(&old).map_err(|e| io("cannot read", &old, e))?;
         let mut input = std::io::BufReader::with_capacity(1 << 20, f);
