@@ -33,6 +33,7 @@ pub mod moves;
 pub mod peg;
 pub mod profiles;
 pub mod resolve;
+mod rounds;
 pub mod space;
 pub mod summary;
 pub mod system;

@@ -16,6 +16,7 @@ use super::check;
 use super::farkas;
 use super::format::{CaseOutcome, Claim, Evidence, IpProof, Proof};
 use super::ip;
+use super::rounds;
 use super::space::Space;
 use super::summary::Summary;
 use crate::error::Error;
@@ -229,7 +230,7 @@ pub fn programs(proof: &Proof) -> Result<(Vec<Space>, Vec<Program<'_>>), String>
                 .iter()
                 .find(|r| r.men == k && r.last_jump == space.d);
             let Some(round) = round else { continue };
-            if check::heaviest_weight(space, k)? < Golden::ONE {
+            if rounds::heaviest_weight(space, k)? < Golden::ONE {
                 continue;
             }
             let program = |case, ip| Program {
@@ -244,7 +245,7 @@ pub fn programs(proof: &Proof) -> Result<(Vec<Space>, Vec<Program<'_>>), String>
                 Evidence::Cases { cases } => {
                     for (n, c) in cases.iter().enumerate() {
                         if let CaseOutcome::Ip { ip, .. } = &c.outcome {
-                            out.push(program(Some((n + 1, check::key(&c.profile))), ip));
+                            out.push(program(Some((n + 1, rounds::key(&c.profile))), ip));
                         }
                     }
                 }
