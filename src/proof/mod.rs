@@ -26,6 +26,7 @@ mod deferred;
 pub mod farkas;
 pub mod fewest;
 pub mod format;
+pub mod ground;
 pub mod ip;
 pub mod levels;
 pub mod lp;
