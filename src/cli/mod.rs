@@ -182,7 +182,14 @@ fn write_proof(path: &std::path::Path, out: &Outcome) -> Result<(), crate::error
         );
         return Ok(());
     };
-    if !out.proof_complete || out.status != Status::Optimal && out.status != Status::Impossible {
+    if let crate::proof::format::Claim::AtLeast { men } = proof.claim {
+        eprintln!(
+            "solarmy: the minimum is open; the proof in {} is of the bound: at least {men} men",
+            path.display()
+        );
+    } else if !out.proof_complete
+        || out.status != Status::Optimal && out.status != Status::Impossible
+    {
         eprintln!(
             "solarmy: the proof in {} is incomplete: a board was not proven or a round is open",
             path.display()

@@ -164,6 +164,7 @@ impl Checker<'_> {
             Claim::Unreachable { ref last_jumps } => self.unreachable(last_jumps),
             Claim::PagodaLp { ref functions } => self.pagoda_lp(functions),
             Claim::Minimum { men } => self.minimum(men),
+            Claim::AtLeast { men } => self.at_least(men),
             Claim::Count {
                 men,
                 ref armies,
@@ -273,11 +274,35 @@ impl Checker<'_> {
         self.minimum_spaces(men).map(|_| ())
     }
 
+    /// A bound: the best army's play replayed when the proof carries one, then every round
+    /// below `men` ruled out, as under a minimum.
+    pub(super) fn at_least(&mut self, men: u64) -> Result<(), CheckError> {
+        let best = self.proof.play.as_ref().map(|p| p.army.len() as u64);
+        if let Some(b) = best {
+            self.play(b)?;
+            self.expect(b >= men, || {
+                format!("the play's army of {b} men is below the bound claimed, {men}")
+            })?;
+        }
+        self.rounds_below(men)?;
+        self.summary.claim = match best {
+            Some(b) => format!("at least {men} (best army {b})"),
+            None => format!("at least {men}"),
+        };
+        Ok(())
+    }
+
     /// The minimum's steps; Ok with the space of each last jump of the split (its premises
     /// checked), for a count's rounds of K men.
     pub(super) fn minimum_spaces(&mut self, men: u64) -> Result<Vec<Space>, CheckError> {
         self.summary.claim = format!("minimum {men}");
         self.play(men)?;
+        self.rounds_below(men)
+    }
+
+    /// The split's symmetries, each last jump's space (its premises checked), and every
+    /// round of fewer than `men` men ruled out; Ok with the spaces.
+    fn rounds_below(&mut self, men: u64) -> Result<Vec<Space>, CheckError> {
         self.symmetries()?;
         let lattice = self.army.lattice();
         let need = window(self.proof);

@@ -52,6 +52,11 @@ pub enum Claim {
     Unreachable { last_jumps: Vec<(Cell, Golden)> },
     /// K men suffice and K − 1 do not.
     Minimum { men: u64 },
+    /// A bound where the minimum is open: no army of fewer than `men` men reaches the level
+    /// (every round of 1 … men − 1 men is ruled out, by weight or by its evidence). The
+    /// proof's play, when it carries one, is the best army known, replayed: the minimum lies
+    /// between `men` and its size.
+    AtLeast { men: u64 },
     /// K men suffice and K − 1 do not (as for Minimum, with the proof's play), and every
     /// army of K men is the image under a symmetry of one of `armies`, each given with a
     /// play: the round-K program of every last jump, with a no-good cut on each image of

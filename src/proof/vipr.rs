@@ -209,7 +209,7 @@ fn comments(proof: &Proof, space: &Space, p: &Program, fingerprint: Option<&str>
 /// of K men for a count) that its weight leaves open.
 pub fn programs(proof: &Proof) -> Result<(Vec<Space>, Vec<Program<'_>>), String> {
     let top = match proof.claim {
-        Claim::Minimum { men } => men.saturating_sub(1),
+        Claim::Minimum { men } | Claim::AtLeast { men } => men.saturating_sub(1),
         Claim::Count { men, .. } => men,
         _ => return Ok((Vec::new(), Vec::new())),
     };

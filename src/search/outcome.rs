@@ -231,6 +231,18 @@ impl Outcome {
         all_light.then_some(Claim::Unreachable { last_jumps })
     }
 
+    /// Where the minimum is left open (a time limit, Ctrl-C, a round unresolved): the bound
+    /// proven so far, when every round below it has its evidence and is above the trivial
+    /// one man; None otherwise.
+    fn bound_claim(&self) -> Option<Claim> {
+        let open = matches!(
+            self.status,
+            Status::Open | Status::TimeLimit | Status::Interrupted
+        );
+        let men = self.lower_bound.filter(|&b| b > 1)?;
+        (open && self.proof_complete).then_some(Claim::AtLeast { men })
+    }
+
     /// The proof of this answer, for [`crate::proof::check`]: the play and the evidence of
     /// every round below it; None when there is nothing to prove (no army, no impossibility).
     pub fn proof(&self) -> Option<Proof> {
@@ -238,14 +250,17 @@ impl Outcome {
             (Status::Impossible, _) if self.reason.is_some() && self.pagoda_bound.is_none() => {
                 self.impossible_claim()?
             }
-            (_, Some(men)) if self.verified => Claim::Minimum { men },
-            _ => return None,
+            (Status::Optimal, Some(men)) if self.verified => Claim::Minimum { men },
+            _ => self.bound_claim()?,
         };
         let play = self.verified.then(|| Play {
             army: self.army_cells.clone(),
             jumps: self.play.iter().map(|s| (s.from, s.over, s.to)).collect(),
         });
-        let below = self.min_size.unwrap_or(0);
+        let below = match claim {
+            Claim::AtLeast { men } => men,
+            _ => self.min_size.unwrap_or(0),
+        };
         Some(Proof {
             format: FORMAT.into(),
             program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
