@@ -5,7 +5,7 @@
 use crate::cli::args::{self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, emitln};
 use crate::cli::catalog_moves::state_of;
 use crate::cli::envelope;
-use crate::cli::state::{self, Stamp};
+use crate::search::state::{self, Stamp};
 use crate::play::peg::settle::{self, Limits, Outcome, Verdict};
 use crate::play::peg::short::PlayKind;
 use crate::play::peg::{PegBoard, catalog, parse_cell};

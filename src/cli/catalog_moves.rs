@@ -10,11 +10,11 @@
 //! single problem small enough gets its proof from `moves --proof`).
 //!
 //! With `--out` the problems searched to the end are kept in DIR/<board>-catalog-moves-state.json
-//! ([`crate::cli::state`], stamped with the board and `--prune`), and a rerun takes them
+//! ([`crate::search::state`], stamped with the board and `--prune`), and a rerun takes them
 //! (their plays replayed again) and searches only the others.
 
 use crate::cli::args::{CatalogArgs, Error, emitln};
-use crate::cli::state::{self, Stamp};
+use crate::search::state::{self, Stamp};
 use crate::play::peg::fewest::Status;
 use crate::play::peg::settle::Outcome;
 use crate::play::peg::{PegBoard, catalog, fewest};

@@ -4,7 +4,7 @@
 //! with one line, before any work starts. Errors carry their exit code ([`Error`]): 2 for a
 //! bad command line, 1 for any other failure. Every command's JSON carries the envelope of
 //! [`envelope`] (docs/json-schema.json). Inside this folder the order is: [`help`], [`args`]
-//! and [`envelope`], [`state`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
+//! and [`envelope`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
 //! [`verify`], [`moves_board`], [`moves`], [`certify`], [`check`], [`count`], [`jobs`],
 //! [`cases`], [`bounds`], [`pagoda`], and this file on top.
 
@@ -40,9 +40,7 @@ pub mod moves;
 pub mod moves_args;
 pub mod moves_board;
 pub mod moves_levels;
-pub mod moves_state;
 pub mod pagoda;
-pub mod state;
 pub mod verify;
 
 use crate::problem::Army;

@@ -19,7 +19,7 @@ use super::moves_args::{
     answer_json, exit_code, merge, print_answer, proof_json, proof_of, replayed_as_reported,
     write_proof,
 };
-use super::moves_state;
+use crate::search::fewest_moves::resume as moves_state;
 
 /// The sibling play file of `.../<stem>-army.csv`, if the name fits.
 fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
