@@ -367,24 +367,6 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
     }
 }
 
-/// A reported play (`play`, said to take `moves` moves), replayed once more by the
-/// independent checker (`replay`): it must replay, in that number of moves.
-pub(crate) fn replayed_as_reported(
-    play: Option<&[Step]>,
-    moves: Option<u32>,
-    replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
-) -> Result<(), Error> {
-    let Some(play) = play else {
-        return Ok(());
-    };
-    let r = replay(play)
-        .map_err(|e| format!("internal error: the reported play does not replay: {e}"))?;
-    if Some(r.moves as u32) != moves {
-        return Err(String::from("internal error: the reported play's move count differs").into());
-    }
-    Ok(())
-}
-
 /// The exit code of a moves answer: 0 answered, 3 stopped early (time limit or Ctrl-C).
 pub(crate) fn exit_code(status: Status) -> u8 {
     match status {

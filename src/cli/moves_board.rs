@@ -6,8 +6,8 @@
 
 use super::moves_args::{
     MovesArgs, answer_json, board_proof, exit_code, merge, print_body, proof_json,
-    replayed_as_reported,
 };
+use crate::search::fewest_moves::replayed_as_reported;
 use crate::cli::args::Error;
 use crate::play::moves::{self, Goal, Options, Problem};
 use crate::play::peg::settle::{self, Limits, Verdict};
