@@ -3,7 +3,7 @@
 //! parsing, printing, files; the work is in [`crate::play::peg`].
 
 use crate::cli::args::{self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, emitln};
-use crate::cli::catalog_moves::state_of;
+use crate::search::fewest_moves::catalogue::state_of;
 use crate::cli::envelope;
 use crate::search::state::{self, Stamp};
 use crate::play::peg::settle::{self, Limits, Outcome, Verdict};

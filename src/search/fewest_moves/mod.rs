@@ -1,12 +1,13 @@
 //! The fewest moves as the `moves` and `catalog --moves` commands run them, as library
 //! functions a library user can call too: an army's search seeded and resumed from its state
 //! ([`army`], [`resume`]), a board problem's by iterative deepening ([`board`]) and by levels
-//! ([`levels`]). The searches themselves are [`crate::play::moves`] and
+//! ([`levels`]), and every problem of a board's catalogue ([`catalogue`]). The searches themselves are [`crate::play::moves`] and
 //! [`crate::play::peg::fewest`]; here they are seeded and resumed, and every play they report
 //! is replayed by [`crate::proof::verify`] before it is returned.
 
 pub mod army;
 pub mod board;
+pub mod catalogue;
 pub mod levels;
 pub mod resume;
 
