@@ -168,14 +168,11 @@ fn entry_line(board: &PegBoard, e: &fewest::Entry) -> String {
 
 /// Writes an entry's files (its answer checked by [`catalogue::check_entry`]): its play, the
 /// play's picture and page, and its positions per level (JSON).
-fn write_entry(
-    board: &PegBoard,
-    e: &fewest::Entry,
-    dir: &Path,
-) -> Result<(), crate::error::Error> {
+fn write_entry(board: &PegBoard, e: &fewest::Entry, dir: &Path) -> Result<(), crate::error::Error> {
     let (v, f) = (e.vacancy, e.finish);
     let stem = format!("{}-{}", board.name, catalog::stem(v, f));
-    let made = |err: std::io::Error| crate::error::Error::Input(format!("{}: {err}", dir.display()));
+    let made =
+        |err: std::io::Error| crate::error::Error::Input(format!("{}: {err}", dir.display()));
     if let Some(play) = &e.solved.play {
         std::fs::create_dir_all(dir).map_err(made)?;
         crate::files::write_atomic(

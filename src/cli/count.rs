@@ -4,10 +4,10 @@
 //! the last jumps counted and the armies found), and a rerun resumes from it.
 
 use crate::cli::args::{Error, ProblemArg, parse_level};
-use crate::search::state::{self, Stamp};
 use crate::report::export;
 use crate::report::render;
 use crate::search::count::{self, CountOutcome};
+use crate::search::state::{self, Stamp};
 use crate::weight::pagoda::Pagoda;
 use clap::Args;
 use serde_json::json;

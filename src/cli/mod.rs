@@ -7,6 +7,10 @@
 //! and [`envelope`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
 //! [`verify`], [`moves_board`], [`moves`], [`certify`], [`check`], [`count`], [`jobs`],
 //! [`cases`], [`bounds`], [`pagoda`], and this file on top.
+//!
+//! A command parses, calls the library and prints: what it computes is the library's, where a
+//! library user can call it too (the state a rerun resumes from in [`crate::search::state`],
+//! the fewest moves seeded, resumed and replayed in [`crate::search::fewest_moves`]).
 
 // The doc comments of the argument types are clap's help texts, printed as written:
 // their <placeholders> are for the terminal, not HTML.

@@ -15,10 +15,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use super::moves_args::MovesArgs;
-use super::moves_args::{
-    answer_json, exit_code, merge, print_answer, proof_json, proof_of, write_proof,
-};
+use super::moves_args::{answer_json, exit_code, merge, print_answer, proof_json};
 use crate::search::fewest_moves::army as fewest_army;
+use crate::search::fewest_moves::proof::{proof_of, write_proof};
 use crate::search::fewest_moves::replayed_as_reported;
 
 /// `solarmy moves` on an army (a board problem goes to [`super::moves_board`]).
@@ -151,7 +150,7 @@ fn army_proof(
         None,
         (men, play),
     );
-    write_proof(path, proof, (false, false)).map(Some)
+    Ok(Some(write_proof(path, proof, (false, false))?))
 }
 
 /// A spinner on a terminal (none with `-q`), and the search's progress callback that feeds it.
@@ -227,7 +226,8 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
         }
         None => None,
     };
-    let status = all_status(&out, a.time_limit.is_some());
+    let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    let status = out.status(stopped, a.time_limit.is_some());
     print_all(a.json, &out, status, csv.as_deref())?;
     if let (true, Some((men, play))) = (a.show, &out.best) {
         crate::cli::args::out(&crate::report::text::show_army(&army.lattice(), men, play));
@@ -236,24 +236,6 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
         "time_limit" | "interrupted" => 3,
         _ => 0,
     })
-}
-
-/// The verdict over all armies in one word: `optimal` when proven, `impossible` when no
-/// army reaches the level, else `interrupted` (Ctrl-C), `time_limit` (with `--time-limit`)
-/// or `open`.
-fn all_status(out: &AllArmies, time_limit: bool) -> &'static str {
-    let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
-    if out.count_complete && out.armies.is_empty() && out.best.is_none() {
-        "impossible"
-    } else if out.proven {
-        "optimal"
-    } else if stopped {
-        "interrupted"
-    } else if time_limit {
-        "time_limit"
-    } else {
-        "open"
-    }
 }
 
 /// The answer over all armies, as JSON or as text (one line per army).

@@ -31,7 +31,11 @@ pub fn disk(work: Option<&Path>, budget: Option<u64>, meet: Meet) -> Result<Opti
 
 /// The fewest moves from `v` to `f` on `board` within `lim`, and the positions the levels
 /// built: the play found replayed by the independent checker in that many moves.
-pub fn solve(board: &PegBoard, (v, f): (Cell, Cell), lim: &Limits) -> Result<Stopped<(Solved, u64)>> {
+pub fn solve(
+    board: &PegBoard,
+    (v, f): (Cell, Cell),
+    lim: &Limits,
+) -> Result<Stopped<(Solved, u64)>> {
     let bits = fewest::Bits::new(board).map_err(Error::Input)?;
     let (vi, fi) = (board.index[&v], board.index[&f]);
     let (s, built) = match fewest::solve_pair(board, &bits, (vi, fi), lim) {

@@ -1,7 +1,8 @@
 //! The fewest moves as the `moves` and `catalog --moves` commands run them, as library
 //! functions a library user can call too: an army's search seeded and resumed from its state
 //! ([`army`], [`resume`]), a board problem's by iterative deepening ([`board`]) and by levels
-//! ([`levels`]), and every problem of a board's catalogue ([`catalogue`]). The searches themselves are [`crate::play::moves`] and
+//! ([`levels`]), every problem of a board's catalogue ([`catalogue`]), and the proof file of
+//! an answer ([`proof`]). The searches themselves are [`crate::play::moves`] and
 //! [`crate::play::peg::fewest`]; here they are seeded and resumed, and every play they report
 //! is replayed by [`crate::proof::verify`] before it is returned.
 
@@ -9,6 +10,7 @@ pub mod army;
 pub mod board;
 pub mod catalogue;
 pub mod levels;
+pub mod proof;
 pub mod resume;
 
 use crate::error::{Error, Result};

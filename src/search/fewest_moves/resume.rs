@@ -12,9 +12,9 @@
 //! every command's that resumes.
 
 use crate::error::Result;
-use crate::search::state::{self, Stamp};
 use crate::problem::geometry::Cell;
 use crate::proof::verify::Step;
+use crate::search::state::{self, Stamp};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::{Path, PathBuf};
