@@ -1,9 +1,9 @@
 //! An army's fewest moves (`moves --army A --level N --from ARMY_CSV`) as library calls: the
 //! seed play chosen ([`seed_play`]: an explicit play, else the army file's sibling play), what
-//! an earlier run kept taken ([`resume`]: its proven bound and its best play, from
+//! an earlier run kept taken ([`resume()`]: its proven bound and its best play, from
 //! [`super::resume`]), and the search of [`crate::play::moves`] run from there ([`solve`]),
 //! its play replayed by the independent checker and the state written again for the next run.
-//! Two calls, not one, so that a caller may start its display between them: what [`resume`]
+//! Two calls, not one, so that a caller may start its display between them: what [`resume()`]
 //! says on stderr comes before it.
 
 use super::replayed_as_reported;

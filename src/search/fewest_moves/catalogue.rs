@@ -61,7 +61,7 @@ pub fn run(
 }
 
 /// A catalogue's state in DIR (`kind`: "catalog", "catalog-moves"): its path,
-/// DIR/<board>-<kind>-state.json, and its stamp (the board's model, named as the JSON
+/// `DIR/<board>-<kind>-state.json`, and its stamp (the board's model, named as the JSON
 /// envelope names it, and `options`).
 pub fn state_of(
     out: &Path,
@@ -125,7 +125,7 @@ pub fn check_entry(board: &PegBoard, outcomes: &[Outcome], e: &Entry) -> Result<
     Ok(())
 }
 
-/// DIR/<board>-moves.csv: one row per problem up to symmetry.
+/// `DIR/<board>-moves.csv`: one row per problem up to symmetry.
 pub fn moves_csv(entries: &[Entry]) -> String {
     let mut csv = String::from(
         "vacancy_x,vacancy_y,finish_x,finish_y,orbit,status,min_moves,on_plays,levels_built,seconds\n",
