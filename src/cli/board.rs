@@ -3,14 +3,14 @@
 //! parsing, printing, files; the work is in [`crate::play::peg`].
 
 use crate::cli::args::{self as cli, CatalogArgs, Error, ProblemArg, SolveArgs, emitln};
-use crate::cli::catalog_moves::state_of;
 use crate::cli::envelope;
-use crate::cli::state::{self, Stamp};
 use crate::play::peg::settle::{self, Limits, Outcome, Verdict};
 use crate::play::peg::short::PlayKind;
 use crate::play::peg::{PegBoard, catalog, parse_cell};
 use crate::problem::geometry::Cell;
 use crate::report::export;
+use crate::search::fewest_moves::catalogue::state_of;
+use crate::search::state::{self, Stamp};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

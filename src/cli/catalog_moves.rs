@@ -10,18 +10,20 @@
 //! single problem small enough gets its proof from `moves --proof`).
 //!
 //! With `--out` the problems searched to the end are kept in DIR/<board>-catalog-moves-state.json
-//! ([`crate::cli::state`], stamped with the board and `--prune`), and a rerun takes them
-//! (their plays replayed again) and searches only the others.
+//! ([`crate::search::state`], stamped with the board and `--prune`), and a rerun takes them
+//! (their plays replayed again) and searches only the others. The search, the checks and the
+//! state are [`crate::search::fewest_moves::catalogue`]'s; here the display, the files and the
+//! summary.
 
 use crate::cli::args::{CatalogArgs, Error, emitln};
-use crate::cli::state::{self, Stamp};
 use crate::play::peg::fewest::Status;
 use crate::play::peg::settle::Outcome;
 use crate::play::peg::{PegBoard, catalog, fewest};
 use crate::report::export;
+use crate::search::fewest_moves::catalogue::{self, Kept, state_of};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// Runs the catalogue's moves after its verdicts (`outcomes`), and writes the files; true
@@ -49,78 +51,48 @@ pub fn moves(a: &CatalogArgs, board: &PegBoard, outcomes: &[Outcome]) -> Result<
     // Without --out the moves are settled and summed up, and no file is written.
     let dir = a.out.as_ref().map(|out| out.join(&board.name));
     let t0 = Instant::now();
-    let mut failed: Option<Error> = None;
     let deadline = a
         .moves_time_limit
         .map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let options = json!({"prune": format!("{:?}", a.prune)});
     let state = (a.out.as_deref()).map(|out| state_of(out, board, "catalog-moves", options));
-    let known = state.as_ref().map_or(Vec::new(), |(path, stamp)| {
-        known_entries(path, stamp, board, a.display.quiet)
+    let kept = state.as_ref().map(|(path, stamp)| Kept {
+        path,
+        stamp,
+        quiet: a.display.quiet,
     });
-    let entries = fewest::catalogue_resumed(board, &lim, (deadline, &known), &mut |e| {
-        if failed.is_none()
-            && let Err(err) = check_and_write(board, outcomes, e, dir.as_deref())
-        {
-            failed = Some(err);
-        }
+    let mut write = |e: &fewest::Entry| match &dir {
+        Some(dir) => write_entry(board, e, dir),
+        None => Ok(()),
+    };
+    let mut shown = |e: &fewest::Entry| {
         if let Some(pb) = &bar {
             pb.inc(1);
         }
         if a.display.verbose {
             crate::search::progress::say(bar.as_ref(), &entry_line(board, e));
         }
-    })
-    .map_err(Error::failure)?;
+    };
+    let entries = catalogue::run(
+        (board, outcomes),
+        &lim,
+        (deadline, kept),
+        &mut write,
+        &mut shown,
+    );
     if let Some(pb) = bar {
         pb.finish_and_clear();
     }
-    if let Some((path, stamp)) = &state {
-        let searched: Vec<&fewest::Entry> = (entries.iter())
-            .filter(|e| e.status == Status::Searched)
-            .collect();
-        state::write(path, stamp, &searched)?;
-    }
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let entries = entries?;
     let seconds = t0.elapsed().as_secs_f64();
     if let Some(out) = &a.out {
         crate::files::write_atomic(
             &out.join(format!("{}-moves.csv", board.name)),
-            moves_csv(&entries).as_bytes(),
+            catalogue::moves_csv(&entries).as_bytes(),
         )?;
     }
     report(a, board, &entries, lim.max_level, seconds)?;
     Ok(entries.iter().all(|e| e.status == Status::Searched))
-}
-
-/// A catalogue's state in DIR (`kind`: "catalog", "catalog-moves"): its path,
-/// DIR/<board>-<kind>-state.json, and its stamp (the board's model and `options`).
-pub(crate) fn state_of(
-    out: &Path,
-    board: &PegBoard,
-    kind: &str,
-    options: serde_json::Value,
-) -> (PathBuf, Stamp) {
-    let path = out.join(format!("{}-{kind}-state.json", board.name));
-    let problem = crate::cli::envelope::model(&board.name, &board.spec);
-    (path, Stamp::new(kind, problem, options))
-}
-
-/// The problems an earlier `--moves` searched to the end, from its state (each play replayed
-/// again, with its move count: an entry whose play does not is searched again), with a line
-/// saying how many.
-fn known_entries(path: &Path, stamp: &Stamp, board: &PegBoard, quiet: bool) -> Vec<fewest::Entry> {
-    let replays = |e: &fewest::Entry| match &e.solved.play {
-        Some(play) => (board.replay(e.vacancy, play, e.finish))
-            .is_ok_and(|r| Some(r.moves as u32) == e.solved.min_moves),
-        None => e.solved.min_moves.is_none(),
-    };
-    let searched = |e: &fewest::Entry| e.status == Status::Searched && replays(e);
-    state::read_kept(path, stamp, quiet, searched, |k| {
-        format!("the fewest moves of {k} problems")
-    })
 }
 
 /// The moves' summary: one line, or with --json a second JSON object after the catalogue's,
@@ -194,72 +166,15 @@ fn entry_line(board: &PegBoard, e: &fewest::Entry) -> String {
     )
 }
 
-/// DIR/<board>-moves.csv: one row per problem up to symmetry.
-fn moves_csv(entries: &[fewest::Entry]) -> String {
-    let mut csv = String::from(
-        "vacancy_x,vacancy_y,finish_x,finish_y,orbit,status,min_moves,on_plays,levels_built,seconds\n",
-    );
-    for e in entries {
-        let _ = writeln!(
-            csv,
-            "{},{},{},{},{},{},{},{},{},{:.3}",
-            e.vacancy.0,
-            e.vacancy.1,
-            e.finish.0,
-            e.finish.1,
-            e.orbit,
-            match (e.status, e.solved.min_moves) {
-                (Status::Searched, None) => "impossible",
-                // Searched to the end, with no proof that `check` accepted.
-                (Status::Searched, Some(_)) => "searched",
-                (st, _) => st.name(),
-            },
-            e.solved.min_moves.map_or(String::new(), |m| m.to_string()),
-            e.solved.on_plays.iter().sum::<u64>(),
-            e.built,
-            e.solved.seconds
-        );
-    }
-    csv
-}
-
-/// Checks an entry against the catalogue's verdict (solvable exactly when a play exists),
-/// replays its play, and writes its files.
-fn check_and_write(
-    board: &PegBoard,
-    outcomes: &[Outcome],
-    e: &fewest::Entry,
-    dir: Option<&std::path::Path>,
-) -> Result<(), Error> {
+/// Writes an entry's files (its answer checked by [`catalogue::check_entry`]): its play, the
+/// play's picture and page, and its positions per level (JSON).
+fn write_entry(board: &PegBoard, e: &fewest::Entry, dir: &Path) -> Result<(), crate::error::Error> {
     let (v, f) = (e.vacancy, e.finish);
-    if e.status != Status::Searched {
-        return Ok(());
-    }
-    let verdict = outcomes
-        .iter()
-        .find(|o| (o.vacancy, o.finish) == (v, f))
-        .and_then(|o| o.verdict.solvable());
-    if verdict.is_some_and(|s| s != e.solved.min_moves.is_some()) {
-        return Err(format!(
-            "internal error: ({},{}) -> ({},{}): the catalogue and the search by levels disagree on solvability",
-            v.0, v.1, f.0, f.1
-        )
-        .into());
-    }
     let stem = format!("{}-{}", board.name, catalog::stem(v, f));
+    let made =
+        |err: std::io::Error| crate::error::Error::Input(format!("{}: {err}", dir.display()));
     if let Some(play) = &e.solved.play {
-        let r = board
-            .replay(v, play, f)
-            .map_err(|err| format!("internal error: {stem}: the play does not replay: {err}"))?;
-        if Some(r.moves as u32) != e.solved.min_moves {
-            return Err(format!("internal error: {stem}: the play's move count differs").into());
-        }
-    }
-    let Some(dir) = dir else {
-        return Ok(());
-    };
-    if let Some(play) = &e.solved.play {
-        std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(made)?;
         crate::files::write_atomic(
             &dir.join(format!("{stem}-moves-play.csv")),
             export::play_csv(play, 2).as_bytes(),
@@ -277,10 +192,9 @@ fn check_and_write(
         "table": e.solved.table,
         "seconds": e.solved.seconds,
     });
-    std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(made)?;
     crate::files::write_atomic(
         &dir.join(format!("{stem}-moves.json")),
         doc.to_string().as_bytes(),
-    )?;
-    Ok(())
+    )
 }

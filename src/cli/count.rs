@@ -1,13 +1,13 @@
 //! `solarmy count`: every minimum army of an entry ([`crate::search::count`]), printed, as JSON, and
 //! with `--out` as CSV files and one contact sheet (every army, small, in a grid). With `--out`
-//! a count also keeps what it settled ([`crate::cli::state`]: the climb's rounds and cases,
+//! a count also keeps what it settled ([`crate::search::state`]: the climb's rounds and cases,
 //! the last jumps counted and the armies found), and a rerun resumes from it.
 
 use crate::cli::args::{Error, ProblemArg, parse_level};
-use crate::cli::state::{self, Stamp};
 use crate::report::export;
 use crate::report::render;
 use crate::search::count::{self, CountOutcome};
+use crate::search::state::{self, Stamp};
 use crate::weight::pagoda::Pagoda;
 use clap::Args;
 use serde_json::json;

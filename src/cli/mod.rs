@@ -4,9 +4,13 @@
 //! with one line, before any work starts. Errors carry their exit code ([`Error`]): 2 for a
 //! bad command line, 1 for any other failure. Every command's JSON carries the envelope of
 //! [`envelope`] (docs/json-schema.json). Inside this folder the order is: [`help`], [`args`]
-//! and [`envelope`], [`state`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
+//! and [`envelope`], then [`moves_args`], [`moves_levels`], [`catalog_moves`], [`board`],
 //! [`verify`], [`moves_board`], [`moves`], [`certify`], [`check`], [`count`], [`jobs`],
 //! [`cases`], [`bounds`], [`pagoda`], and this file on top.
+//!
+//! A command parses, calls the library and prints: what it computes is the library's, where a
+//! library user can call it too (the state a rerun resumes from in [`crate::search::state`],
+//! the fewest moves seeded, resumed and replayed in [`crate::search::fewest_moves`]).
 
 // The doc comments of the argument types are clap's help texts, printed as written:
 // their <placeholders> are for the terminal, not HTML.
@@ -40,9 +44,7 @@ pub mod moves;
 pub mod moves_args;
 pub mod moves_board;
 pub mod moves_levels;
-pub mod moves_state;
 pub mod pagoda;
-pub mod state;
 pub mod verify;
 
 use crate::problem::Army;

@@ -6,7 +6,7 @@ use crate::cli::args::{Error, parse_level};
 use crate::cli::envelope;
 use crate::play::moves::{self, Options, Problem, Status};
 use crate::problem::Army;
-use crate::problem::geometry::{Cell, Lattice};
+use crate::problem::geometry::Cell;
 use crate::proof::verify::{self, Step};
 use crate::report::export;
 use crate::search::fewest_armies::{AllArmies, Limits, fewest_over_armies};
@@ -15,18 +15,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use super::moves_args::MovesArgs;
-use super::moves_args::{
-    answer_json, exit_code, merge, print_answer, proof_json, proof_of, replayed_as_reported,
-    write_proof,
-};
-use super::moves_state;
-
-/// The sibling play file of `.../<stem>-army.csv`, if the name fits.
-fn sibling_play(army_csv: &Path) -> Option<PathBuf> {
-    let name = army_csv.file_name()?.to_str()?;
-    let stem = name.strip_suffix("-army.csv")?;
-    Some(army_csv.with_file_name(format!("{stem}-play.csv")))
-}
+use super::moves_args::{answer_json, exit_code, merge, print_answer, proof_json};
+use crate::search::fewest_moves::army as fewest_army;
+use crate::search::fewest_moves::proof::{proof_of, write_proof};
+use crate::search::fewest_moves::replayed_as_reported;
 
 /// `solarmy moves` on an army (a board problem goes to [`super::moves_board`]).
 pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
@@ -55,46 +47,27 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
     let men = export::read_army(from)?;
     let problem =
         Problem::army(army, level, &men).map_err(|e| format!("{}: {e}", from.display()))?;
-    let lattice = army.lattice();
-    let (seed, seed_note) = seed_play(a, from, &lattice, level, &men)?;
+    let (seed, seed_note) = if a.no_seed {
+        (None, None)
+    } else {
+        let read = &export::read_play;
+        fewest_army::seed_play(a.seed.as_deref(), from, (army, level, &men), read)?
+    };
     let seed_moves = seed.as_ref().map(|p| verify::count_moves(p) as u32);
-    let state_path = a
-        .out
-        .as_ref()
-        .map(|dir| moves_state::path(dir, army.name(), level));
-    let earlier = state_path
-        .as_ref()
-        .and_then(|p| moves_state::read(p, army.name(), level, &men));
-    let replay = |p: &[Step]| verify::replay(&lattice, level, &men, p).map_err(|e| e.to_string());
-    let seed = resumed_seed(seed, earlier.as_ref(), &replay);
+    let resumed = fewest_army::resume(a.out.as_deref(), (army, level, &men), seed);
     crate::cli::args::install_interrupt_handler();
     let (bar, progress) = spinner(a.display.quiet);
     let opts = Options {
         time_limit: a.time_limit,
         tt_entries: a.tt_entries,
-        seed,
         probe_positions: a.probe,
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress,
-        resume_depth: earlier.as_ref().map_or(0, |s| s.lower_bound),
+        ..Options::default()
     };
-    let mut ans = moves::solve(&problem, opts)?;
+    let ans = fewest_army::solve(&problem, (army, level, &men), resumed, opts)?;
     if let Some(pb) = bar {
         pb.finish_and_clear();
-    }
-    replayed_as_reported(ans.play.as_deref(), ans.play_moves, &replay)?;
-    if let (Some(s), Some(d)) = (&earlier, ans.resumed_below) {
-        ans.positions = moves_state::merged(&s.positions, &ans.positions, d);
-    }
-    if let Some(path) = &state_path {
-        let problem = (army.name(), level, men.as_slice());
-        moves_state::write(
-            path,
-            problem,
-            ans.lower_bound,
-            &ans.positions,
-            ans.play.as_deref(),
-        )?;
     }
     let csv = match (&a.out, &ans.play) {
         (Some(dir), Some(play)) => {
@@ -177,63 +150,7 @@ fn army_proof(
         None,
         (men, play),
     );
-    write_proof(path, proof, (false, false)).map(Some)
-}
-
-/// The seed, or the earlier run's best play when it is shorter and replays (one that does not
-/// is dropped with a line saying so).
-fn resumed_seed(
-    seed: Option<Vec<Step>>,
-    earlier: Option<&moves_state::State>,
-    replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
-) -> Option<Vec<Step>> {
-    let moves = |p: &Vec<Step>| verify::count_moves(p);
-    let Some(kept) = earlier.and_then(|s| s.play.clone()) else {
-        return seed;
-    };
-    if let Err(e) = replay(&kept) {
-        eprintln!("solarmy: the recorded best play is not used: {e}");
-        return seed;
-    }
-    match seed {
-        Some(s) if moves(&s) <= moves(&kept) => Some(s),
-        _ => Some(kept),
-    }
-}
-
-/// The seed play: an explicit `--seed` must replay; a sibling play of the army file that does
-/// not is ignored, with the note saying why.
-fn seed_play(
-    a: &MovesArgs,
-    from: &Path,
-    lattice: &Lattice,
-    level: i32,
-    men: &[Cell],
-) -> Result<(Option<Vec<Step>>, Option<String>), Error> {
-    if a.no_seed {
-        return Ok((None, None));
-    }
-    if let Some(path) = &a.seed {
-        let play = export::read_play(path)?;
-        verify::replay(lattice, level, men, &play)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        return Ok((Some(play), None));
-    }
-    let Some(path) = sibling_play(from).filter(|p| p.exists()) else {
-        return Ok((None, None));
-    };
-    match export::read_play(&path)
-        .and_then(|play| verify::replay(lattice, level, men, &play).map(|_| play))
-    {
-        Ok(play) => Ok((Some(play), None)),
-        Err(e) => Ok((
-            None,
-            Some(format!(
-                "{} not used as a seed: {e}",
-                path.to_string_lossy()
-            )),
-        )),
-    }
+    Ok(Some(write_proof(path, proof, (false, false))?))
 }
 
 /// A spinner on a terminal (none with `-q`), and the search's progress callback that feeds it.
@@ -309,7 +226,8 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
         }
         None => None,
     };
-    let status = all_status(&out, a.time_limit.is_some());
+    let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+    let status = out.status(stopped, a.time_limit.is_some());
     print_all(a.json, &out, status, csv.as_deref())?;
     if let (true, Some((men, play))) = (a.show, &out.best) {
         crate::cli::args::out(&crate::report::text::show_army(&army.lattice(), men, play));
@@ -318,24 +236,6 @@ fn all_armies(a: &MovesArgs, army: Army, level: i32) -> Result<u8, Error> {
         "time_limit" | "interrupted" => 3,
         _ => 0,
     })
-}
-
-/// The verdict over all armies in one word: `optimal` when proven, `impossible` when no
-/// army reaches the level, else `interrupted` (Ctrl-C), `time_limit` (with `--time-limit`)
-/// or `open`.
-fn all_status(out: &AllArmies, time_limit: bool) -> &'static str {
-    let stopped = crate::ip::solve::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
-    if out.count_complete && out.armies.is_empty() && out.best.is_none() {
-        "impossible"
-    } else if out.proven {
-        "optimal"
-    } else if stopped {
-        "interrupted"
-    } else if time_limit {
-        "time_limit"
-    } else {
-        "open"
-    }
 }
 
 /// The answer over all armies, as JSON or as text (one line per army).

@@ -4,8 +4,8 @@
 use crate::cli::args::{Error, ProblemArg};
 use crate::play::moves::{Answer, Status};
 use crate::problem::geometry::Cell;
-use crate::proof::format::{Claim, FORMAT, MovesClaim, Play, Proof};
-use crate::proof::verify::{self, Step};
+use crate::proof::verify::Step;
+use crate::search::fewest_moves::proof::{proof_of, write_proof};
 use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -118,69 +118,6 @@ pub struct MovesArgs {
     pub display: crate::cli::args::Display,
 }
 
-/// The proof of "`play` is a fewest-moves play" for an army at `level` (`board` None) or a
-/// board problem (`board` = (vacancy, finish)), with an empty claim for [`write_proof`] to
-/// fill in.
-pub(crate) fn proof_of(
-    (name, model, fingerprint): (&str, Option<String>, String),
-    level: i32,
-    board: Option<(Cell, Cell)>,
-    (men, play): (&[Cell], &[Step]),
-) -> Proof {
-    Proof {
-        format: FORMAT.into(),
-        program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
-        army: name.into(),
-        model,
-        fingerprint: Some(fingerprint),
-        level,
-        claim: Claim::Moves(MovesClaim {
-            board,
-            moves: verify::count_moves(play) as u32,
-            cells: 0,
-            last_over: Vec::new(),
-            counts: Vec::new(),
-            levels: None,
-        }),
-        play: Some(Play {
-            army: men.to_vec(),
-            jumps: play.iter().map(|s| (s.from, s.over, s.to)).collect(),
-        }),
-        rounds: Vec::new(),
-    }
-}
-
-/// Fills the claim of `proof` by the checker's own search
-/// ([`crate::proof::moves::prepare`]) and writes it whole to `path`: Ok(Ok(path)) when
-/// written, Ok(Err(why)) when no proof can be made (said on stderr; the answer stands).
-/// With `by_levels` (a board), the claim is made by the checker's search by levels
-/// ([`crate::proof::fewest::prepare`]) instead, its levels' progress drawn when `shown`.
-pub(crate) fn write_proof(
-    path: &Path,
-    mut proof: Proof,
-    (by_levels, shown): (bool, bool),
-) -> Result<Result<PathBuf, String>, Error> {
-    let board = match &proof.claim {
-        Claim::Moves(c) => c.board,
-        _ => None,
-    };
-    let claim = match board {
-        Some(vf) if by_levels => crate::proof::fewest::prepare(&proof, vf, shown),
-        _ => crate::proof::moves::prepare(&proof, board),
-    };
-    match claim {
-        Ok(claim) => {
-            proof.claim = Claim::Moves(claim);
-            crate::files::write_atomic(path, &proof.to_bytes(path)?)?;
-            Ok(Ok(path.to_path_buf()))
-        }
-        Err(why) => {
-            eprintln!("solarmy: no proof written to {}: {why}", path.display());
-            Ok(Err(why))
-        }
-    }
-}
-
 /// With --proof on a board problem: the proof of a proven minimum (`play`, when `proven`)
 /// written, or why none was; its claim made by the checker's search by levels when
 /// `by_levels`, else by its search by moves.
@@ -208,7 +145,11 @@ pub(crate) fn board_proof(
         board.fingerprint(v, f),
     );
     let proof = proof_of(named, 0, Some((v, f)), (start, play));
-    write_proof(path, proof, (by_levels, a.display.progress())).map(Some)
+    Ok(Some(write_proof(
+        path,
+        proof,
+        (by_levels, a.display.progress()),
+    )?))
 }
 
 /// Adds the fields of `extra` (an object) to `j` (an object).
@@ -365,24 +306,6 @@ pub(crate) fn print_body(ans: &Answer, seed_moves: Option<u32>, tt_cap: usize, c
     if let Some(p) = csv {
         outln!("wrote {}", p.display());
     }
-}
-
-/// A reported play (`play`, said to take `moves` moves), replayed once more by the
-/// independent checker (`replay`): it must replay, in that number of moves.
-pub(crate) fn replayed_as_reported(
-    play: Option<&[Step]>,
-    moves: Option<u32>,
-    replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
-) -> Result<(), Error> {
-    let Some(play) = play else {
-        return Ok(());
-    };
-    let r = replay(play)
-        .map_err(|e| format!("internal error: the reported play does not replay: {e}"))?;
-    if Some(r.moves as u32) != moves {
-        return Err(String::from("internal error: the reported play's move count differs").into());
-    }
-    Ok(())
 }
 
 /// The exit code of a moves answer: 0 answered, 3 stopped early (time limit or Ctrl-C).

@@ -1,56 +1,50 @@
 //! `solarmy moves --model BOARD --vacancy X,Y --finish X,Y` by the exact search by levels of
 //! [`crate::play::peg::fewest`] (the default for boards of at most 64 holes): the fewest moves, a
 //! play of that many replayed by the independent checker, and the positions per level. Thin:
-//! the work is in [`crate::play::peg::fewest`].
+//! the work is in [`crate::search::fewest_moves::levels`] (on [`crate::play::peg::fewest`]);
+//! here the arguments, the display, the files and the printing.
 
 use super::moves_args::{MovesArgs, board_proof, merge, proof_json};
 use crate::cli::args::Error;
 use crate::play::peg::PegBoard;
 use crate::play::peg::fewest::{self, Limits, Solved};
 use crate::problem::geometry::Cell;
-use crate::proof::verify::{self, Step};
+use crate::proof::verify;
+use crate::search::fewest_moves::levels;
 use serde_json::json;
 
-/// Solves the problem, replays the play, prints (and with --out writes) the answer.
+/// Solves the problem (its play replayed by [`levels::solve`]), prints (and with --out
+/// writes) the answer.
 pub fn moves(
     a: &MovesArgs,
     board: &PegBoard,
     (v, f): (Cell, Cell),
     start: &[Cell],
-    replay: &dyn Fn(&[Step]) -> Result<verify::Replay, String>,
 ) -> Result<u8, Error> {
     let bar = (!a.display.quiet).then(crate::cli::args::spinner).flatten();
     let lim = Limits {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: progress(bar.as_ref(), a.display.verbose),
         pruning: a.prune.clone(),
-        disk: work_disk(a)?,
+        disk: levels::disk(a.work.as_deref(), a.disk.map(|b| b as u64), a.meet)?,
         table: !a.no_table,
         ..Limits::default()
     }
     .with_memory_arg(a.memory);
-    let (vi, fi) = (board.index[&v], board.index[&f]);
-    let bits = fewest::Bits::new(board).map_err(Error::failure)?;
     if let (Some(job), Some(disk)) = (a.level_part.or(a.level_merge), &lim.disk) {
         if let Some(pb) = &bar {
             pb.finish_and_clear();
         }
-        return level_job(board, &bits, (vi, fi), job, &lim, disk);
+        // Stopped (Ctrl-C, the budgets, a level or part missing): one line, exit 3.
+        for l in levels::job(board, (v, f), job, &lim, disk)?.map_err(stopped)? {
+            outln!("{l}");
+        }
+        return Ok(0);
     }
     // Stopped by the memory budget or Ctrl-C: one line, exit 3.
-    let (s, built) = fewest::solve_pair(board, &bits, (vi, fi), &lim).map_err(|st| Error {
-        code: 3,
-        message: fewest::stop_line(st, &lim),
-    })?;
+    let (s, built) = levels::solve(board, (v, f), &lim)?.map_err(stopped)?;
     if let Some(pb) = bar {
         pb.finish_and_clear();
-    }
-    if let Some(play) = &s.play {
-        let r = replay(play)
-            .map_err(|e| format!("internal error: the play found does not replay: {e}"))?;
-        if Some(r.moves as u32) != s.min_moves {
-            return Err(String::from("internal error: the play's move count differs").into());
-        }
     }
     let csv = match (&a.out, &s.play) {
         (Some(dir), Some(play)) => {
@@ -91,6 +85,14 @@ pub fn moves(
     Ok(0)
 }
 
+/// A search stopped short: its line, exit 3.
+fn stopped(line: String) -> Error {
+    Error {
+        code: 3,
+        message: line,
+    }
+}
+
 /// What the search tells as it goes: the spinner's message on a terminal; with -v also one
 /// line on stderr per step, with the seconds since the start (for long runs in a log).
 fn progress(bar: Option<&indicatif::ProgressBar>, verbose: bool) -> Option<fewest::Progress> {
@@ -113,39 +115,6 @@ fn progress(bar: Option<&indicatif::ProgressBar>, verbose: bool) -> Option<fewes
     }))
 }
 
-/// One job of a level built as a job array (`--level-part`, `--level-merge`): what it did,
-/// one line a side; stopped (Ctrl-C, the budgets, a level or part missing): one line, exit 3.
-fn level_job(
-    board: &PegBoard,
-    bits: &fewest::Bits,
-    (v, f): (usize, usize),
-    job: fewest::Job,
-    lim: &Limits,
-    disk: &fewest::Disk,
-) -> Result<u8, Error> {
-    let lines = fewest::run_step(board, bits, (v, f), job, lim, disk).map_err(|st| Error {
-        code: 3,
-        message: fewest::stop_line(st, lim),
-    })?;
-    for l in lines {
-        outln!("{l}");
-    }
-    Ok(0)
-}
-
-/// The levels' place on disk and its budget (`--work`, `--disk`), if asked for.
-fn work_disk(a: &MovesArgs) -> Result<Option<fewest::Disk>, Error> {
-    let Some(dir) = &a.work else {
-        return Ok(None);
-    };
-    let dir = fewest::work_dir(dir).map_err(Error::failure)?;
-    let budget = match a.disk {
-        Some(b) => b as u64,
-        None => fewest::free_space(&dir).unwrap_or(u64::MAX),
-    };
-    Ok(Some(fewest::Disk::new(dir, budget).met(a.meet)))
-}
-
 /// The answer as JSON (the fields of the iterative-deepening answer where they apply).
 pub fn answer_json(
     board: &PegBoard,
@@ -155,7 +124,7 @@ pub fn answer_json(
     built: u64,
     csv: Option<&std::path::Path>,
 ) -> serde_json::Value {
-    let per_level = per_level(s);
+    let per_level = levels::per_level(s);
     let positions: serde_json::Map<String, serde_json::Value> = per_level
         .iter()
         .enumerate()
@@ -187,11 +156,6 @@ pub fn answer_json(
         "play": s.play,
         "play_csv": csv.map(|p| p.display().to_string()),
     })
-}
-
-/// Positions on some play per fewest moves from the start (the table's row sums).
-fn per_level(s: &Solved) -> Vec<u64> {
-    s.table.iter().map(|r| r.iter().sum()).collect()
 }
 
 fn print_answer(board: &PegBoard, (v, f): (Cell, Cell), men: usize, s: &Solved, built: u64) {

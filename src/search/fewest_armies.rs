@@ -62,6 +62,25 @@ pub struct AllArmies {
     pub seconds: f64,
 }
 
+impl AllArmies {
+    /// The verdict in one word: `optimal` when proven, `impossible` when no army reaches the
+    /// level, else `interrupted` (when `interrupted`, Ctrl-C), `time_limit` (when the search
+    /// had a `time_limit`) or `open`.
+    pub fn status(&self, interrupted: bool, time_limit: bool) -> &'static str {
+        if self.count_complete && self.armies.is_empty() && self.best.is_none() {
+            "impossible"
+        } else if self.proven {
+            "optimal"
+        } else if interrupted {
+            "interrupted"
+        } else if time_limit {
+            "time_limit"
+        } else {
+            "open"
+        }
+    }
+}
+
 /// What each army's search gets: its time limit share, table size and probe budget.
 pub struct Limits {
     pub time_limit: Option<f64>,

@@ -8,13 +8,13 @@
 //! with the recorded play. The play is replayed before it is used, like any seed; the bound is
 //! this program's own earlier search, not a certificate, so an answer that rests on it says so
 //! (`resumed_below`), and a state of another stamp is ignored with one line saying why.
-//! Delete the file to prove the answer in one run. The file is [`crate::cli::state`]'s, as
+//! Delete the file to prove the answer in one run. The file is [`crate::search::state`]'s, as
 //! every command's that resumes.
 
-use crate::cli::args::Error;
-use crate::cli::state::{self, Stamp};
+use crate::error::Result;
 use crate::problem::geometry::Cell;
 use crate::proof::verify::Step;
+use crate::search::state::{self, Stamp};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -59,7 +59,7 @@ pub fn write(
     lower_bound: u32,
     positions: &[u64],
     play: Option<&[Step]>,
-) -> Result<(), Error> {
+) -> Result<()> {
     let s = State {
         lower_bound,
         positions: positions.to_vec(),

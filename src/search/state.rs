@@ -8,9 +8,11 @@
 //! change what is kept. A state of another stamp, unreadable or not a regular file is ignored
 //! with one line on stderr saying why, and the run starts from the beginning. A state is a
 //! cache, never evidence: what a command takes from it is checked again (plays replayed,
-//! proofs re-derived) or said to rest on this program's earlier run.
+//! proofs re-derived) or said to rest on this program's earlier run. It lives in the library,
+//! not in the commands, so that a library user's long search resumes the same way; its
+//! errors are the library's ([`crate::error::Error`]).
 
-use crate::cli::args::Error;
+use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -110,14 +112,14 @@ pub fn read_kept<T: DeserializeOwned>(
 }
 
 /// Writes `state` under `stamp` to `path`, whole or not at all.
-pub fn write<T: Serialize>(path: &Path, stamp: &Stamp, state: &T) -> Result<(), Error> {
+pub fn write<T: Serialize>(path: &Path, stamp: &Stamp, state: &T) -> Result<()> {
     let saved = Saved {
         stamp: stamp.clone(),
         state,
     };
-    let text = serde_json::to_string(&saved).map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::files::write_atomic(path, text.as_bytes())?;
-    Ok(())
+    let text = serde_json::to_string(&saved)
+        .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
+    crate::files::write_atomic(path, text.as_bytes())
 }
 
 /// Removes the state at `path` once its work is done and nothing is left to resume (only a
