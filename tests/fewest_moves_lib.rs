@@ -90,3 +90,50 @@ fn a_state_comes_back_only_under_its_own_stamp() {
     state::remove(&path);
     assert!(!path.exists());
 }
+
+/// The counts an unpruned search by levels states for its proof are the checker's own, on
+/// every problem of the triangle where it states them (a play, and the same symmetries for
+/// the vacancy, the finish and the two): so a proof written from them checks, and the
+/// writer needs no second search. Pruned levels state none.
+#[test]
+fn the_counts_a_search_states_are_the_checkers() {
+    use solarmy::proof::fewest::prepare;
+    use solarmy::search::fewest_moves::proof::{proof_of, stated_levels};
+    let b = PegBoard::read(&manifest("models/triangle5.toml")).unwrap();
+    let cells = b.cells.clone();
+    let work = tempfile::tempdir().unwrap();
+    let on_disk = fewest::Limits {
+        disk: levels::disk(Some(work.path()), None, fewest::Meet::Level).unwrap(),
+        ..fewest::Limits::default()
+    };
+    let in_memory = fewest::Limits::default();
+    let mut checked = 0;
+    for (v, f, lim) in cells
+        .iter()
+        .flat_map(|&v| cells.iter().map(move |&f| (v, f)))
+        .flat_map(|(v, f)| [(v, f, &in_memory), (v, f, &on_disk)])
+    {
+        let (s, _) = levels::solve(&b, (v, f), lim)
+            .unwrap()
+            .expect("not stopped");
+        let Some(play) = &s.play else { continue };
+        let start: Vec<_> = cells.iter().copied().filter(|&c| c != v).collect();
+        let named = (b.name.as_str(), Some(b.source.clone()), b.fingerprint(v, f));
+        let proof = proof_of(named, 0, Some((v, f)), (&start, play));
+        let claim = prepare(&proof, (v, f), false).unwrap();
+        if let Some(stated) = stated_levels(&s, &b, (v, f)) {
+            assert_eq!(Some(stated), claim.levels, "{v:?}->{f:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+    let pruned = fewest::Limits {
+        pruning: fewest::Pruning::Shape,
+        ..fewest::Limits::default()
+    };
+    let (v, f) = (cells[0], cells[0]);
+    let (s, _) = levels::solve(&b, (v, f), &pruned)
+        .unwrap()
+        .expect("not stopped");
+    assert!(s.pagodas == 0 || stated_levels(&s, &b, (v, f)).is_none());
+}

@@ -60,7 +60,12 @@ fn a_bound_is_proven_only_as_far_as_its_rounds() {
         }
         check(&p, &Default::default())
     };
-    assert!(with(20, true).unwrap().claim.contains("at least 20 (best army 20)"));
+    assert!(
+        with(20, true)
+            .unwrap()
+            .claim
+            .contains("at least 20 (best army 20)")
+    );
     assert!(with(20, false).is_ok());
     let above = with(21, true).unwrap_err().to_string();
     assert!(above.contains("below the bound"), "{above}");
@@ -91,6 +96,10 @@ fn a_bound_is_proven_only_as_far_as_its_rounds() {
     let p = Proof::read(&proof).unwrap();
     assert!(matches!(p.claim, Claim::AtLeast { men } if men == bound));
     let s = check(&p, &Default::default()).unwrap();
-    assert!(s.claim.starts_with(&format!("at least {bound}")), "{}", s.claim);
+    assert!(
+        s.claim.starts_with(&format!("at least {bound}")),
+        "{}",
+        s.claim
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -97,6 +97,7 @@ fn report(
         (v, f),
         start,
         (ans.play.as_deref(), proven, false),
+        None,
     )?;
     if a.json {
         let mut j = answer_json(

@@ -53,7 +53,15 @@ pub fn moves(
         }
         _ => None,
     };
-    let written = board_proof(a, board, (v, f), start, (s.play.as_deref(), true, true))?;
+    let stated = crate::search::fewest_moves::proof::stated_levels(&s, board, (v, f));
+    let written = board_proof(
+        a,
+        board,
+        (v, f),
+        start,
+        (s.play.as_deref(), true, true),
+        stated,
+    )?;
     let mut j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
     if let Some(d) = &lim.disk {
         j["levels_on_disk"] = json!(d.dir.display().to_string());

@@ -1,12 +1,17 @@
 //! The proof file of a fewest-moves answer (`moves --proof FILE`) as library calls: the proof
 //! of "this play is a fewest-moves play" for an army or a board problem ([`proof_of`]), its
 //! claim made by the checker's own search and the file written whole ([`write_proof`]). The
-//! claim is the checker's ([`crate::proof::moves`], [`crate::proof::fewest`]), not this
-//! search's: `solarmy check` repeats it.
+//! claim is the checker's ([`crate::proof::moves`], [`crate::proof::fewest`]), or, for a
+//! board searched by levels without pruning, the counts this search states
+//! ([`stated_levels`]), which `solarmy check` recounts by its own search: a count that
+//! differs fails the check naming its level, so stating them costs no trust and spares the
+//! writer a second search as large as the first.
 
 use crate::error::Result;
+use crate::play::peg::PegBoard;
+use crate::play::peg::fewest::{Bits, Solved};
 use crate::problem::geometry::Cell;
-use crate::proof::format::{Claim, FORMAT, MovesClaim, Play, Proof};
+use crate::proof::format::{Claim, FORMAT, LevelCounts, MovesClaim, Play, Proof};
 use crate::proof::verify::{self, Step};
 use std::path::{Path, PathBuf};
 
@@ -41,6 +46,44 @@ pub fn proof_of(
         }),
         rounds: Vec::new(),
     }
+}
+
+/// The counts a search by levels states for the proof of the board problem v → f: the
+/// forward levels 0 … ⌈N/2⌉ and backward 0 … ⌊N/2⌋ (N = holes − 2 jumps), the positions
+/// on some play and the symmetries, as the checker's search by levels counts them. None
+/// when the search cannot state them: its levels were pruned (the checker's are not), a
+/// level was never built (met by children), or its levels were counted up to a larger
+/// group than the checker's (unpruned levels serve every problem of their hole, so they are
+/// counted up to the symmetries fixing that hole alone, the checker's up to those fixing
+/// both v and f).
+pub fn stated_levels(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Option<LevelCounts> {
+    let bits = Bits::new(board).ok()?;
+    let (vi, fi) = (*board.index.get(&v)?, *board.index.get(&f)?);
+    let fixing = |h: usize| bits.stabiliser(&[h]).len();
+    let n = board.cells.len().checked_sub(2)?;
+    let (forward, backward) = (n - n / 2, n / 2);
+    let whole = s.pagodas == 0
+        && fixing(vi) == s.symmetry
+        && fixing(fi) == s.symmetry
+        && s.forward.len() > forward
+        && s.backward.len() > backward
+        && s.on_plays.len() == n + 1;
+    whole.then(|| LevelCounts {
+        symmetries: s.symmetry,
+        forward: s.forward[..=forward].to_vec(),
+        backward: s.backward[..=backward].to_vec(),
+        on_plays: s.on_plays.clone(),
+    })
+}
+
+/// Writes `proof` (a board's, from [`proof_of`]) whole to `path` with the counts `stated`
+/// as its claim by levels, for `solarmy check` to recount.
+pub fn write_stated(path: &Path, mut proof: Proof, stated: LevelCounts) -> Result<PathBuf> {
+    if let Claim::Moves(c) = &mut proof.claim {
+        c.levels = Some(stated);
+    }
+    crate::files::write_atomic(path, &proof.to_bytes(path)?)?;
+    Ok(path.to_path_buf())
 }
 
 /// Fills the claim of `proof` by the checker's own search
