@@ -6,6 +6,7 @@
 mod common;
 use common::{scratch, solarmy};
 use solarmy::problem::Army;
+use solarmy::proof::format::Claim;
 use solarmy::search::find::find_army;
 use solarmy::search::minimum::{Request, Status, find_minimum};
 
@@ -15,7 +16,8 @@ fn desert() -> Army {
 
 /// The 7×7 square desert (level 4, minimum 16, pagoda bound 14): the first side finds an
 /// army; the climb, given no time, proves less than its size, so the answer is that army
-/// as the best one, replayed by `solarmy verify`, with no minimum and no proof.
+/// as the best one, replayed by `solarmy verify`, with no minimum: its proof claims the
+/// bound alone.
 #[test]
 fn an_army_found_first_is_the_best_army_not_a_minimum() {
     let req = Request::new(desert(), 4);
@@ -35,7 +37,14 @@ fn an_army_found_first_is_the_best_army_not_a_minimum() {
     if lower < found.men() {
         assert_eq!(out.status, Status::TimeLimit);
         assert_eq!(out.min_size, None, "a found army is no minimum");
-        assert!(out.proof().is_none(), "no proof claims an unproven minimum");
+        // The proof claims the bound only, with the found army's play.
+        let proof = out.proof().expect("the proof of the bound");
+        assert!(
+            matches!(proof.claim, Claim::AtLeast { men } if men == lower),
+            "no proof claims an unproven minimum"
+        );
+        let summary = solarmy::proof::check::check(&proof, &Default::default()).unwrap();
+        assert!(summary.claim.contains("best army"), "{}", summary.claim);
     } else {
         assert_eq!(out.status, Status::Optimal);
     }
