@@ -184,7 +184,56 @@ fn a_case_of_a_split_round_is_verified() {
             .unwrap()
             .is_none()
     );
+    // But its problem alone is written (for an exact solver to certify), and viprchk
+    // refuses it: it derives nothing.
+    let problem = vipr::render_problem(&proof, &spaces[solver.space], solver, None).unwrap();
+    assert!(problem.ends_with("RTP infeas\nSOL 0\nDER 0\n"));
+    let f = dir.join("problem.vipr");
+    std::fs::write(&f, &problem).unwrap();
+    assert!(
+        !verify(exe, &f).0,
+        "viprchk verified a file with no derivation"
+    );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The problem alone (`check --vipr-unsolved`'s `-problem.vipr`) is the normal export's
+/// text up to its `DER` section, comments aside: the same system, names and constraint
+/// order, so that a certificate another solver writes for it is about the checker's program.
+#[test]
+fn the_problem_alone_is_the_problem_section_of_the_export() {
+    use solarmy::proof::format::Proof;
+    use solarmy::proof::vipr;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let proof = Proof::read(Path::new(&format!(
+        "{root}/results/proofs/conway-4.json.gz"
+    )))
+    .unwrap();
+    let (spaces, programs) = vipr::programs(&proof).unwrap();
+    let exact: Vec<_> = programs.iter().filter(|p| p.exact()).collect();
+    assert!(!exact.is_empty());
+    let body = |t: &str| -> String {
+        let lines = t.lines().filter(|l| !l.starts_with("% "));
+        lines
+            .take_while(|l| !l.starts_with("DER "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for p in exact {
+        let full = vipr::render(&proof, &spaces[p.space], p, None)
+            .unwrap()
+            .unwrap();
+        let alone = vipr::render_problem(&proof, &spaces[p.space], p, None).unwrap();
+        assert!(alone.ends_with("SOL 0\nDER 0\n"), "{alone}");
+        assert!(body(&alone).contains("\nCON "), "{alone}");
+        assert_eq!(
+            body(&alone),
+            body(&full),
+            "{} men, case {:?}",
+            p.men,
+            p.case
+        );
+    }
 }
 
 /// A folder that cannot be made is one line and exit 1 before any work; a board problem's

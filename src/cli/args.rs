@@ -205,6 +205,11 @@ pub struct CheckArgs {
     /// viprchk or any other VIPR checker
     #[arg(long, visible_alias = "out", value_name = "DIR")]
     pub vipr: Option<PathBuf>,
+    /// With --vipr: also write each program WITHOUT an exact certificate (resting on HiGHS)
+    /// as its problem alone, <proof>-<men>men-d<d>[-case<n>]-problem.vipr (no derivation),
+    /// for an exact solver such as exact SCIP to certify (scripts/scip-exact)
+    #[arg(long, requires = "vipr")]
+    pub vipr_unsolved: bool,
     #[command(flatten)]
     pub display: Display,
 }

@@ -1,6 +1,7 @@
 //! `solarmy check`: re-verifies proof files with the separate checker
 //! ([`crate::proof::check`]), one line (or one JSON object) per file, and with `--vipr DIR`
-//! writes each certified program as a VIPR file.
+//! writes each certified program as a VIPR file (with `--vipr-unsolved`, each uncertified
+//! one as its problem alone).
 
 use crate::cli::args::{CheckArgs, Error, check_cbc, check_writable, emitln};
 use crate::cli::check_stop::Stop;
@@ -90,7 +91,7 @@ fn check_file(
     let mut vipr = None;
     if let (Some(dir), Ok(s), Some(p)) = (&a.vipr, &result, &proof) {
         let stem = crate::proof::vipr::stem(path);
-        match crate::proof::vipr::export(p, s, dir, &stem) {
+        match crate::proof::vipr::export(p, s, dir, (&stem, a.vipr_unsolved)) {
             Ok(v) => vipr = Some(v),
             Err(e) => result = Err(format!("VIPR export: {e}")),
         }

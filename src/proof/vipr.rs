@@ -4,13 +4,14 @@
 //! program as the checker rebuilds it ([`super::ip::build`]) and its Farkas leaves and
 //! branch-and-bound splits as derivations ([`text`]), so that `viprchk`, or any checker of
 //! the format, can verify it without solarmy's code. Programs that rest on a solver are
-//! counted, not written. Run after a successful check: the export walks the proof as the
+//! counted, not written, unless asked for: then their problem section alone, with no
+//! derivation, for another exact solver to certify. Run after a successful check: the export walks the proof as the
 //! checker does and refuses to write when it meets other programs than the checker counted.
 
 mod names;
 mod text;
 
-pub use text::{Names, render as render_system};
+pub use text::{Names, render as render_system, render_problem as render_system_problem};
 
 use super::check;
 use super::farkas;
@@ -52,6 +53,8 @@ pub struct Exported {
     pub exported: usize,
     /// Without an exact certificate: they rest on a solver, and have nothing to export.
     pub solver_only: usize,
+    /// Of those, written as a problem alone (`<name>-problem.vipr`, no derivation), when asked.
+    pub problems: usize,
     /// A board problem's jump program: checked by solarmy, not exported.
     pub not_supported: usize,
     #[serde(skip)]
@@ -69,6 +72,12 @@ impl Exported {
         );
         if self.solver_only > 0 {
             s += &format!(", {} solver-only (no exact certificate)", self.solver_only);
+        }
+        if self.problems > 0 {
+            s += &format!(
+                ", {} of them as problems alone (-problem.vipr)",
+                self.problems
+            );
         }
         if self.not_supported > 0 {
             s += &format!(", {} board jump program not exported", self.not_supported);
@@ -91,8 +100,15 @@ pub fn stem(path: &Path) -> String {
 }
 
 /// Writes every exact program of `proof` (which `summary`, its successful check, describes)
-/// into `dir` as `<stem>-<men>men-d<d>[-case<n>].vipr`, each file atomically.
-pub fn export(proof: &Proof, summary: &Summary, dir: &Path, stem: &str) -> Result<Exported, Error> {
+/// into `dir` as `<stem>-<men>men-d<d>[-case<n>].vipr`, each file atomically; with
+/// `unsolved`, every program without one too, as `<…>-problem.vipr`: its problem alone
+/// ([`render_problem`]), for an exact solver to certify what now rests on HiGHS.
+pub fn export(
+    proof: &Proof,
+    summary: &Summary,
+    dir: &Path,
+    (stem, unsolved): (&str, bool),
+) -> Result<Exported, Error> {
     if matches!(proof.claim, Claim::Board(_)) {
         return Ok(Exported {
             programs: summary.ips,
@@ -116,10 +132,18 @@ pub fn export(proof: &Proof, summary: &Summary, dir: &Path, stem: &str) -> Resul
     };
     for p in &programs {
         let space = &spaces[p.space];
-        let Some(text) = render(proof, space, p, Some(&summary.fingerprint))
-            .map_err(|e| Error::Input(format!("{} men, d={:?}: {e}", p.men, space.d)))?
-        else {
+        let at = |e| Error::Input(format!("{} men, d={:?}: {e}", p.men, space.d));
+        let fingerprint = Some(summary.fingerprint.as_str());
+        let Some(text) = render(proof, space, p, fingerprint).map_err(at)? else {
             out.solver_only += 1;
+            if unsolved {
+                let text = render_problem(proof, space, p, fingerprint).map_err(at)?;
+                let name = file_name(stem, space, p).replace(".vipr", "-problem.vipr");
+                let path = dir.join(name);
+                crate::files::write_atomic(&path, text.as_bytes())?;
+                out.problems += 1;
+                out.files.push(path);
+            }
             continue;
         };
         let path = dir.join(file_name(stem, space, p));
@@ -152,16 +176,45 @@ pub fn render(
     let (Some(tree), true) = (&p.ip.certificate, p.exact()) else {
         return Ok(None);
     };
+    let (sys, names) = system(proof, space, p, fingerprint, true)?;
+    text::render(&sys, &names, tree).map(Some)
+}
+
+/// The problem section of one program alone (certified or not), exactly as [`render`]
+/// writes it, with `DER 0`: what exact SCIP, or any exact solver, is given to certify.
+pub fn render_problem(
+    proof: &Proof,
+    space: &Space,
+    p: &Program,
+    fingerprint: Option<&str>,
+) -> Result<String, String> {
+    let (sys, names) = system(proof, space, p, fingerprint, false)?;
+    text::render_problem(&sys, &names)
+}
+
+/// The program as the checker builds it, with its names and comments (`derived`: whether
+/// derivations follow, which the last comment line says).
+fn system(
+    proof: &Proof,
+    space: &Space,
+    p: &Program,
+    fingerprint: Option<&str>,
+    derived: bool,
+) -> Result<(farkas::LinearSystem, Names), String> {
     let def = &p.ip.def;
     let sys = ip::build(space, def)?;
     let board = ip::Board::new(space, def)?;
     let (cols, rows) = names::of(space, def, &board);
+    let mut comments = comments(proof, space, p, fingerprint);
+    if !derived {
+        *comments.last_mut().unwrap() = "derivations: none; the problem alone, for an exact solver to prove infeasible (the check rests on HiGHS here)".into();
+    }
     let names = text::Names {
         cols,
         rows,
-        comments: comments(proof, space, p, fingerprint),
+        comments,
     };
-    text::render(&sys, &names, tree).map(Some)
+    Ok((sys, names))
 }
 
 /// What the file is about, in words, for whoever opens it.

@@ -61,6 +61,33 @@ struct Derivation<'a> {
 /// cannot be written. The tree is checked on the way: a leaf whose sum is not an absurdity
 /// is an error, not a file that viprchk would refuse.
 pub fn render(sys: &LinearSystem, names: &Names, tree: &Tree) -> Result<String, String> {
+    let (mut out, mut der) = problem(sys, names)?;
+    let (_, rests) = der.tree(tree)?;
+    if !rests.is_empty() {
+        return Err("the root's absurdity rests on assumptions".into());
+    }
+    writeln!(out, "DER {}", der.lines.len()).unwrap();
+    for l in &der.lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The problem section of `sys` alone, with an empty `DER` section: the program that rests
+/// on a solver, written exactly as [`render`] would write it, so that another exact solver
+/// (exact SCIP, which writes VIPR certificates itself) can be given the very system our
+/// checker builds, and its certificate's problem compared with this one. viprchk refuses
+/// the file as it stands (nothing derives the absurdity), which is right: it proves nothing.
+pub fn render_problem(sys: &LinearSystem, names: &Names) -> Result<String, String> {
+    let (mut out, _) = problem(sys, names)?;
+    out.push_str("DER 0\n");
+    Ok(out)
+}
+
+/// The comments and every section up to `DER` (`VER`, `VAR`, `INT`, `OBJ`, `CON`, `RTP`,
+/// `SOL`), and a derivation that knows the constraints' indices.
+fn problem<'a>(sys: &'a LinearSystem, names: &Names) -> Result<(String, Derivation<'a>), String> {
     let n = sys.cols.len();
     if names.cols.len() != n || names.rows.len() != sys.rows.len() {
         return Err(format!(
@@ -85,18 +112,10 @@ pub fn render(sys: &LinearSystem, names: &Names, tree: &Tree) -> Result<String, 
     wrapped(&mut out, indices.iter().map(String::as_str));
     // The objective does not matter for infeasibility: none.
     writeln!(out, "OBJ min\n0").unwrap();
-    let (con, mut der) = constraints(sys, names)?;
+    let (con, der) = constraints(sys, names)?;
     out.push_str(&con);
-    let (_, rests) = der.tree(tree)?;
-    if !rests.is_empty() {
-        return Err("the root's absurdity rests on assumptions".into());
-    }
-    writeln!(out, "RTP infeas\nSOL 0\nDER {}", der.lines.len()).unwrap();
-    for l in &der.lines {
-        out.push_str(l);
-        out.push('\n');
-    }
-    Ok(out)
+    out.push_str("RTP infeas\nSOL 0\n");
+    Ok((out, der))
 }
 
 fn gcd(a: u128, b: u128) -> u128 {
@@ -535,5 +554,13 @@ mod tests {
         assert!(render(&sys, &names(2, 2), &bad).is_err());
         assert!(render(&sys, &names(2, 2), &Tree::Solver).is_err());
         assert!(render(&sys, &names(1, 2), &tree).is_err());
+        // The problem alone: the same text up to DER, and no derivation.
+        let problem = render_problem(&sys, &names(2, 2)).unwrap();
+        let head = problem.strip_suffix("DER 0\n").unwrap();
+        assert!(
+            head.ends_with("SOL 0\n") && text.starts_with(head),
+            "{problem}"
+        );
+        assert!(render_problem(&sys, &names(1, 2)).is_err());
     }
 }
