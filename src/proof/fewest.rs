@@ -118,24 +118,33 @@ impl Search {
         let too_many = |side: &str, j| {
             format!("{side} level {j} holds more than {MAX_LEVEL} positions: too many to check")
         };
-        let fwd = every_level(&space, start, true, j_mid).map_err(|j| too_many("forward", j))?;
-        let bwd = every_level(&space, start, false, total - j_mid)
+        let mut fwd =
+            every_level(&space, start, true, j_mid).map_err(|j| too_many("forward", j))?;
+        let mut bwd = every_level(&space, start, false, total - j_mid)
             .map_err(|k| too_many("backward", k))?;
+        let count = |l: &[Vec<u64>]| l.iter().map(|x| x.len() as u64).collect();
+        let (forward, backward) = (count(&fwd), count(&bwd));
         let mut g: Vec<Vec<u64>> = vec![Vec::new(); total + 1];
         if fwd.len() == j_mid + 1 && bwd.len() == total - j_mid + 1 {
-            g[j_mid] = shared(&fwd[j_mid], &bwd[total - j_mid]);
+            // Each level is let go once its part of G is made (G_j ⊆ F_j, B_{N−j}), so the
+            // peak is the two sides' levels, not the sides and G together.
+            let take = |l: &mut Vec<Vec<u64>>, i: usize| std::mem::take(&mut l[i]);
+            g[j_mid] = shared(&take(&mut fwd, j_mid), &take(&mut bwd, total - j_mid));
             for j in (0..j_mid).rev() {
-                g[j] = shared(&self.neighbours(&g[j + 1], true), &fwd[j]);
+                g[j] = shared(&self.neighbours(&g[j + 1], true), &take(&mut fwd, j));
             }
+            drop(fwd);
             for j in j_mid + 1..=total {
-                g[j] = shared(&self.neighbours(&g[j - 1], false), &bwd[total - j]);
+                g[j] = shared(
+                    &self.neighbours(&g[j - 1], false),
+                    &take(&mut bwd, total - j),
+                );
             }
         }
-        let count = |l: &[Vec<u64>]| l.iter().map(|x| x.len() as u64).collect();
         let counts = LevelCounts {
             symmetries: self.group.len(),
-            forward: count(&fwd),
-            backward: count(&bwd),
+            forward,
+            backward,
             on_plays: count(&g),
         };
         Ok((counts, g))
