@@ -129,7 +129,7 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn run(&mut self) -> Result<(), CheckError> {
+    fn run(&mut self) -> Result<(), CheckError> {
         let p = self.proof;
         self.expect(p.format == FORMAT, || {
             format!("format '{}', expected '{FORMAT}'", p.format)
@@ -178,11 +178,7 @@ impl Checker<'_> {
 
     /// The start region at level `at` <= the claimed level holds the region of every level
     /// above it (rows y >= n, or the outside of a growing desert), so its weight bounds theirs.
-    pub(super) fn impossible(
-        &mut self,
-        weight: Golden,
-        counted_at: Option<i32>,
-    ) -> Result<(), CheckError> {
+    fn impossible(&mut self, weight: Golden, counted_at: Option<i32>) -> Result<(), CheckError> {
         self.summary.claim = "impossible".into();
         let level = self.proof.level;
         let at = counted_at.unwrap_or(level);
@@ -201,7 +197,7 @@ impl Checker<'_> {
     /// Every last jump of the split, with the improved function of d a pagoda function on
     /// the window (the premises) and the whole start region weighing at most 1 under it
     /// (its weight in the checker's own closed form, [`super::weigh`]).
-    pub(super) fn unreachable(&mut self, last_jumps: &[(Cell, Golden)]) -> Result<(), CheckError> {
+    fn unreachable(&mut self, last_jumps: &[(Cell, Golden)]) -> Result<(), CheckError> {
         self.summary.claim = "impossible".into();
         self.symmetries()?;
         let lattice = self.army.lattice();
@@ -226,7 +222,7 @@ impl Checker<'_> {
     /// One function normalised on the target, or one per last jump of the split (the
     /// symmetries checked), each a pagoda function under which the start region weighs less
     /// than the test position ([`super::lp`]).
-    pub(super) fn pagoda_lp(&mut self, functions: &[LpFunction]) -> Result<(), CheckError> {
+    fn pagoda_lp(&mut self, functions: &[LpFunction]) -> Result<(), CheckError> {
         self.summary.claim = "impossible".into();
         let lattice = self.army.lattice();
         if let Some(f) = functions.iter().find(|f| f.normalised.is_none()) {
@@ -249,7 +245,7 @@ impl Checker<'_> {
         Ok(())
     }
 
-    pub(super) fn lp_function(
+    fn lp_function(
         &mut self,
         lattice: &crate::problem::geometry::Lattice,
         f: &LpFunction,
@@ -270,13 +266,13 @@ impl Checker<'_> {
         })
     }
 
-    pub(super) fn minimum(&mut self, men: u64) -> Result<(), CheckError> {
+    fn minimum(&mut self, men: u64) -> Result<(), CheckError> {
         self.minimum_spaces(men).map(|_| ())
     }
 
     /// A bound: the best army's play replayed when the proof carries one, then every round
     /// below `men` ruled out, as under a minimum.
-    pub(super) fn at_least(&mut self, men: u64) -> Result<(), CheckError> {
+    fn at_least(&mut self, men: u64) -> Result<(), CheckError> {
         let best = self.proof.play.as_ref().map(|p| p.army.len() as u64);
         if let Some(b) = best {
             self.play(b)?;
@@ -327,7 +323,7 @@ impl Checker<'_> {
         Ok(dirs)
     }
 
-    pub(super) fn play(&mut self, men: u64) -> Result<(), CheckError> {
+    fn play(&mut self, men: u64) -> Result<(), CheckError> {
         self.context = format!("{} {}, play", self.proof.army, self.proof.level);
         let Some(play) = &self.proof.play else {
             return Err(self.fail("a minimum needs a play".into()));
@@ -354,7 +350,7 @@ impl Checker<'_> {
     /// onto themselves (checked on a window around the target, where the regions, being
     /// lattices, cones, half-planes or norm balls, are decided), and every last jump must be
     /// the image of one the split takes.
-    pub(super) fn symmetries(&mut self) -> Result<(), CheckError> {
+    fn symmetries(&mut self) -> Result<(), CheckError> {
         let l = self.army.lattice();
         let level = self.proof.level;
         let window: Vec<Cell> = l.window(30).collect();

@@ -55,7 +55,7 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn direct(
+    fn direct(
         &mut self,
         space: &Space,
         k: u64,
@@ -94,7 +94,7 @@ impl Checker<'_> {
     }
 
     /// The board a direct round needs: (largest exponent, largest jump loss).
-    pub(super) fn board_need(
+    fn board_need(
         &mut self,
         space: &Space,
         k: u64,
@@ -134,12 +134,7 @@ impl Checker<'_> {
         Ok((need, loss))
     }
 
-    pub(super) fn cases(
-        &mut self,
-        space: &Space,
-        k: u64,
-        cases: &[CaseProof],
-    ) -> Result<(), CheckError> {
+    fn cases(&mut self, space: &Space, k: u64, cases: &[CaseProof]) -> Result<(), CheckError> {
         let all = profiles::enumerate(space, k, ENUMERATION_BUDGET).map_err(|e| self.fail(e))?;
         let listed: HashMap<&[(i32, u64)], &CaseProof> =
             cases.iter().map(|c| (c.profile.as_slice(), c)).collect();
@@ -157,12 +152,7 @@ impl Checker<'_> {
         Ok(())
     }
 
-    pub(super) fn case(
-        &mut self,
-        space: &Space,
-        k: u64,
-        case: &CaseProof,
-    ) -> Result<(), CheckError> {
+    fn case(&mut self, space: &Space, k: u64, case: &CaseProof) -> Result<(), CheckError> {
         let slack = slack_of(&case.profile);
         self.expect(slack == case.slack, || {
             format!(
@@ -215,7 +205,7 @@ impl Checker<'_> {
     /// whole program, or failing a verdict in time the leaves its tree leaves to the
     /// solvers); and, when asked, by CBC too (on those leaves, or the whole program without
     /// a tree). Solver calls are queued and made after the walk ([`deferred`]).
-    pub(super) fn infeasible(&mut self, space: &Space, ip: &IpProof) -> Result<(), CheckError> {
+    fn infeasible(&mut self, space: &Space, ip: &IpProof) -> Result<(), CheckError> {
         let sys = ip::build(space, &ip.def).map_err(|e| self.fail(e))?;
         self.expect(
             sys.rows.len() == ip.rows && sys.cols.len() == ip.cols,
@@ -277,13 +267,7 @@ impl Checker<'_> {
 
     /// Queues `systems` (one program's, the whole or its leaves) for a solver, under a new
     /// step; `seconds`, the search's time on the program, orders the work.
-    pub(super) fn defer(
-        &mut self,
-        solver: Solver,
-        systems: Vec<LinearSystem>,
-        program: usize,
-        seconds: f64,
-    ) {
+    fn defer(&mut self, solver: Solver, systems: Vec<LinearSystem>, program: usize, seconds: f64) {
         self.step += 1;
         let n = systems.len();
         for (i, sys) in systems.into_iter().enumerate() {
@@ -383,7 +367,7 @@ impl Checker<'_> {
     }
 
     /// Cuts are allowed only in a count's round of K men, each on an image of a listed army.
-    pub(super) fn cuts(&mut self, k: u64, cuts: &[Vec<Cell>]) -> Result<(), CheckError> {
+    fn cuts(&mut self, k: u64, cuts: &[Vec<Cell>]) -> Result<(), CheckError> {
         if cuts.is_empty() {
             return Ok(());
         }
