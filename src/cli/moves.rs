@@ -17,7 +17,7 @@ use std::time::Instant;
 pub use super::moves_args::MovesArgs;
 use super::moves_args::{answer_json, exit_code, merge, print_answer, proof_json};
 use crate::search::fewest_moves::army as fewest_army;
-use crate::search::fewest_moves::proof::{proof_of, write_proof};
+use crate::search::fewest_moves::proof::{Claimed, proof_of, write_proof};
 use crate::search::fewest_moves::replayed_as_reported;
 
 /// `solarmy moves` on an army (a board problem goes to [`super::moves_board`]).
@@ -150,7 +150,7 @@ fn army_proof(
         None,
         (men, play),
     );
-    Ok(Some(write_proof(path, proof, (false, false))?))
+    Ok(Some(write_proof(path, proof, Claimed::ByMoves)?))
 }
 
 /// A spinner on a terminal (none with `-q`), and the search's progress callback that feeds it.

@@ -5,7 +5,7 @@ use crate::cli::args::{Error, ProblemArg};
 use crate::play::moves::{Answer, Status};
 use crate::problem::geometry::Cell;
 use crate::proof::verify::Step;
-use crate::search::fewest_moves::proof::{proof_of, write_proof, write_stated};
+use crate::search::fewest_moves::proof::{Claimed, proof_of, write_proof};
 use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -119,16 +119,14 @@ pub struct MovesArgs {
 }
 
 /// With --proof on a board problem: the proof of a proven minimum (`play`, when `proven`)
-/// written, or why none was; its claim made by the checker's search by levels when
-/// `by_levels`, else by its search by moves; or with the counts a search by levels
-/// `stated` ([`crate::search::fewest_moves::proof::stated_levels`]), for check to recount.
+/// written, or why none was; its claim made as `how` says.
 pub(crate) fn board_proof(
     a: &MovesArgs,
     board: &crate::play::peg::PegBoard,
     (v, f): (Cell, Cell),
     start: &[Cell],
-    (play, proven, by_levels): (Option<&[Step]>, bool, bool),
-    stated: Option<crate::proof::format::LevelCounts>,
+    (play, proven): (Option<&[Step]>, bool),
+    how: Claimed,
 ) -> Result<Option<Result<PathBuf, String>>, Error> {
     let Some(path) = &a.proof else {
         return Ok(None);
@@ -147,14 +145,7 @@ pub(crate) fn board_proof(
         board.fingerprint(v, f),
     );
     let proof = proof_of(named, 0, Some((v, f)), (start, play));
-    if let Some(counts) = stated {
-        return Ok(Some(Ok(write_stated(path, proof, counts)?)));
-    }
-    Ok(Some(write_proof(
-        path,
-        proof,
-        (by_levels, a.display.progress()),
-    )?))
+    Ok(Some(write_proof(path, proof, how)?))
 }
 
 /// Adds the fields of `extra` (an object) to `j` (an object).

@@ -96,8 +96,8 @@ fn report(
         board,
         (v, f),
         start,
-        (ans.play.as_deref(), proven, false),
-        None,
+        (ans.play.as_deref(), proven),
+        crate::search::fewest_moves::proof::Claimed::ByMoves,
     )?;
     if a.json {
         let mut j = answer_json(

@@ -10,7 +10,7 @@ use crate::play::peg::PegBoard;
 use crate::play::peg::fewest::{self, Limits, Solved};
 use crate::problem::geometry::Cell;
 use crate::proof::verify;
-use crate::search::fewest_moves::levels;
+use crate::search::fewest_moves::{levels, proof};
 use serde_json::json;
 
 /// Solves the problem (its play replayed by [`levels::solve`]), prints (and with --out
@@ -53,15 +53,13 @@ pub fn moves(
         }
         _ => None,
     };
-    let stated = crate::search::fewest_moves::proof::stated_levels(&s, board, (v, f));
-    let written = board_proof(
-        a,
-        board,
-        (v, f),
-        start,
-        (s.play.as_deref(), true, true),
-        stated,
-    )?;
+    let how = match proof::stated_levels(&s, board, (v, f)) {
+        Some(counts) => proof::Claimed::Stated(counts),
+        None => proof::Claimed::ByLevels {
+            shown: a.display.progress(),
+        },
+    };
+    let written = board_proof(a, board, (v, f), start, (s.play.as_deref(), true), how)?;
     let mut j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
     if let Some(d) = &lim.disk {
         j["levels_on_disk"] = json!(d.dir.display().to_string());

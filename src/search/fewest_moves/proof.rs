@@ -76,33 +76,35 @@ pub fn stated_levels(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Opti
     })
 }
 
-/// Writes `proof` (a board's, from [`proof_of`]) whole to `path` with the counts `stated`
-/// as its claim by levels, for `solarmy check` to recount.
-pub fn write_stated(path: &Path, mut proof: Proof, stated: LevelCounts) -> Result<PathBuf> {
-    if let Claim::Moves(c) = &mut proof.claim {
-        c.levels = Some(stated);
-    }
-    crate::files::write_atomic(path, &proof.to_bytes(path)?)?;
-    Ok(path.to_path_buf())
+/// Who makes a proof's claim.
+pub enum Claimed {
+    /// The checker's search by moves ([`crate::proof::moves::prepare`]).
+    ByMoves,
+    /// A board's: the checker's search by levels ([`crate::proof::fewest::prepare`]), its
+    /// levels' progress drawn when `shown`.
+    ByLevels { shown: bool },
+    /// A board's: the counts a search by levels states ([`stated_levels`]), for
+    /// `solarmy check` to recount; no search here.
+    Stated(LevelCounts),
 }
 
-/// Fills the claim of `proof` by the checker's own search
-/// ([`crate::proof::moves::prepare`]) and writes it whole to `path`: Ok(Ok(path)) when
-/// written, Ok(Err(why)) when no proof can be made (said on stderr; the answer stands).
-/// With `by_levels` (a board), the claim is made by the checker's search by levels
-/// ([`crate::proof::fewest::prepare`]) instead, its levels' progress drawn when `shown`.
+/// Fills the claim of `proof` as `how` says and writes it whole to `path`: Ok(Ok(path))
+/// when written, Ok(Err(why)) when no proof can be made (said on stderr; the answer stands).
 pub fn write_proof(
     path: &Path,
     mut proof: Proof,
-    (by_levels, shown): (bool, bool),
+    how: Claimed,
 ) -> Result<std::result::Result<PathBuf, String>> {
-    let board = match &proof.claim {
-        Claim::Moves(c) => c.board,
-        _ => None,
+    let Claim::Moves(stated) = &proof.claim else {
+        return Ok(Err("not a fewest-moves proof".into()));
     };
-    let claim = match board {
-        Some(vf) if by_levels => crate::proof::fewest::prepare(&proof, vf, shown),
-        _ => crate::proof::moves::prepare(&proof, board),
+    let claim = match (stated.board, how) {
+        (Some(_), Claimed::Stated(counts)) => Ok(MovesClaim {
+            levels: Some(counts),
+            ..stated.clone()
+        }),
+        (Some(vf), Claimed::ByLevels { shown }) => crate::proof::fewest::prepare(&proof, vf, shown),
+        (board, _) => crate::proof::moves::prepare(&proof, board),
     };
     match claim {
         Ok(claim) => {
