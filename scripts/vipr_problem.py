@@ -6,8 +6,31 @@ the same problem, which only a comparison of the two problem sections can tell (
 verifies a certificate against its own problem section, whatever that is).
 
 Only what our exports use is read: integer or rational numbers, `OBJ` with a plain
-objective, `RTP infeas`. Numbers are kept as Fractions (exact)."""
+objective, `RTP infeas`. Numbers are kept as Fractions (exact).
+
+Also builds viprchk, the format's reference checker, for scripts/vipr-check and
+scripts/scip-exact alike ([viprchk])."""
+import os, subprocess, sys
 from fractions import Fraction
+
+
+def viprchk(root):
+    """viprchk built from its C++ source ($VIPRCHK_SOURCE, else tests/vipr/viprchk.cpp) into
+    ROOT/target/, rebuilt when the source is newer; exits with a line saying why when it
+    cannot be."""
+    source = os.environ.get("VIPRCHK_SOURCE") or os.path.join(root, "tests", "vipr", "viprchk.cpp")
+    if not os.path.exists(source):
+        sys.exit(f"viprchk: no source at {source} (set VIPRCHK_SOURCE or --viprchk)")
+    exe = os.path.join(root, "target", "viprchk")
+    if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(source):
+        return exe
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    p = subprocess.run(["g++", "-O2", "-std=c++17", "-o", exe + ".tmp", source, "-lgmpxx",
+                        "-lgmp"], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("viprchk: g++ could not build it (run scripts/setup): " + p.stderr)
+    os.replace(exe + ".tmp", exe)
+    return exe
 
 
 def _tokens(path):
