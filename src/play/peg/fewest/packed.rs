@@ -379,20 +379,11 @@ impl<T: Item> Stream<T> {
         }
         self.buf.drain(..self.at);
         self.at = 0;
-        let have = self.buf.len();
-        self.buf.resize(have + (1 << 20), 0);
-        let mut got = have;
-        while got < self.buf.len() {
-            let n = self
-                .input
-                .read(&mut self.buf[got..])
-                .map_err(|e| io("cannot read", &self.path, e))?;
-            if n == 0 {
-                break;
-            }
-            got += n;
-        }
-        self.buf.truncate(got);
+        // Up to a megabyte more, appended without zero-filling the buffer first.
+        (&mut self.input)
+            .take(1 << 20)
+            .read_to_end(&mut self.buf)
+            .map_err(|e| io("cannot read", &self.path, e))?;
         Ok(())
     }
 
