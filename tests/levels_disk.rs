@@ -83,6 +83,7 @@ fn square(dir: &Path, n: i32) -> PegBoard {
 #[test]
 fn met_by_children_the_answers_are_the_same() {
     let dir = tempfile::tempdir().unwrap();
+    let mut proven = 0;
     for b in [board("triangle5"), square(dir.path(), 4)] {
         for pruning in [Pruning::Off, Pruning::Shape] {
             for v in 0..b.cells.len() {
@@ -100,10 +101,38 @@ fn met_by_children_the_answers_are_the_same() {
                     assert_eq!(a.on_plays, d.on_plays, "{what}");
                     assert_eq!(a.table, d.table, "{what}");
                     assert_eq!(a.play.is_some(), d.play.is_some(), "{what}");
+                    proven += no_play_checked(&b, (v, f), [&a, &d], dir.path());
                 }
             }
         }
     }
+    assert!(proven > 100, "{proven} proofs of no play checked");
+}
+
+/// The proofs of "no play" that the two searches of one problem state (in memory, and on
+/// disk met by children), each checked in memory and on disk: how many were checked.
+fn no_play_checked(b: &PegBoard, (v, f): (usize, usize), s: [&Solved; 2], dir: &Path) -> usize {
+    use solarmy::proof::check::{Options, check};
+    let on_disk = Options {
+        work: Some(solarmy::proof::outcore::Work {
+            dir: dir.join("checker"),
+            memory: 1 << 16,
+            parts: 2,
+        }),
+        ..Options::default()
+    };
+    let (vc, fc) = (b.cells[v], b.cells[f]);
+    let mut n = 0;
+    for s in s {
+        let Some(p) = solarmy::search::fewest_moves::proof::no_play_proof(s, b, (vc, fc)) else {
+            continue;
+        };
+        for opts in [&Options::default(), &on_disk] {
+            check(&p, opts).unwrap_or_else(|e| panic!("{} {vc:?} -> {fc:?}: {e}", b.name));
+            n += 1;
+        }
+    }
+    n
 }
 
 /// An English problem whose holes are of two classes (levels seen through a symmetry on both

@@ -327,3 +327,109 @@ fn pagodas_made_for_a_problem_hold_on_every_jump() {
         assert!(b.jumps.iter().all(|j| p[j.to] <= p[j.from] + p[j.over]));
     }
 }
+
+/// Levels on disk for a test: a small sorting budget (so that runs are spilled and merged)
+/// and three parts a level.
+fn disk(tag: &str) -> solarmy::proof::outcore::Work {
+    let dir = std::env::temp_dir().join(format!("solarmy-pruned-{tag}-{}", std::process::id()));
+    solarmy::proof::outcore::Work {
+        dir,
+        memory: 64 << 10,
+        parts: 3,
+    }
+}
+
+/// The search on disk (complement problems through their duality, the others with both
+/// sides) counts every level as the search in memory does, and shares positions exactly
+/// when it does; meeting by children, its backward side stops a level short and it finds a
+/// play exactly when there is one.
+#[test]
+fn the_search_on_disk_counts_as_the_one_in_memory() {
+    let work = disk("agree");
+    for b in [square(), model("triangle5")] {
+        let mut reach = std::collections::HashMap::new();
+        // The square's problems from its diagonal (corner, centre and between) only: the
+        // rest take time and add no case.
+        let diagonal = |v: Cell| b.name != "square" || v.0 == v.1;
+        for (v, f) in b.problems().into_iter().filter(|p| diagonal(p.0)) {
+            let reached = reach.entry(v).or_insert_with(|| plain(&b, b.index[&v]));
+            let truth = reached.contains(&b.index[&f]);
+            let (_, forward, backward, _) = counts(&b, v, f, solarmy::proof::levels::balanced);
+            let d = forward.len() - 1;
+            let ours = met(&b, v, f, d);
+            let on_disk = counts(&b, v, f, |space, start| {
+                solarmy::proof::outcore::meet(space, start, d, false, &work).unwrap()
+            });
+            assert_eq!(on_disk, ours, "{}: {v:?} -> {f:?}", b.name);
+            if backward.len() + d < b.cells.len() || d + 2 >= b.cells.len() {
+                continue; // a side died out, or no level before the last
+            }
+            let (_, fw, bw, shared) = counts(&b, v, f, |space, start| {
+                solarmy::proof::outcore::meet(space, start, d, true, &work).unwrap()
+            });
+            assert_eq!(fw, forward, "{}: {v:?} -> {f:?}", b.name);
+            assert_eq!(
+                bw,
+                backward[..backward.len() - 1],
+                "{}: {v:?} -> {f:?}",
+                b.name
+            );
+            assert_eq!(shared > 0, truth, "{}: {v:?} -> {f:?}", b.name);
+        }
+    }
+    std::fs::remove_dir_all(&work.dir).unwrap();
+}
+
+/// A pruned proof checks with its levels on disk, and again stated as a meeting by
+/// children (the last backward level dropped); a damaged count is named there too, and a
+/// meeting by children on a solvable problem is refused.
+#[test]
+fn a_pruned_proof_checks_on_disk_and_by_children() {
+    let b = square();
+    let p = pruned_proof(&b);
+    let work = disk("proof");
+    let on_disk = Options {
+        work: Some(work.clone()),
+        ..Options::default()
+    };
+    check(&p, &on_disk).unwrap();
+    let mut q = p.clone();
+    if let Claim::Board(c) = &mut q.claim
+        && let BoardVerdict::Exhausted {
+            backward, children, ..
+        } = &mut c.verdict
+    {
+        backward.pop();
+        *children = true;
+    }
+    check(&q, &Options::default()).unwrap();
+    check(&q, &on_disk).unwrap();
+    let e = damaged(&q, |v| {
+        if let BoardVerdict::Exhausted { forward, .. } = v {
+            forward[3] += 1;
+        }
+    });
+    assert!(e.contains("forward level 3"), "{e}");
+    let (v, f) = (Cell::xy(-2, 0), Cell::xy(-1, 0));
+    let (symmetries, fw, mut bw, shared) = met(&b, v, f, 12);
+    assert!(shared > 0);
+    bw.pop();
+    q.fingerprint = None;
+    if let Claim::Board(c) = &mut q.claim {
+        (c.vacancy, c.finish) = (v, f);
+        if let BoardVerdict::Exhausted {
+            symmetries: s,
+            forward,
+            backward,
+            ..
+        } = &mut c.verdict
+        {
+            (*s, *forward, *backward) = (symmetries, fw, bw);
+        }
+    }
+    let e = check(&q, &on_disk)
+        .expect_err("a solvable problem")
+        .to_string();
+    assert!(e.contains("share") && e.starts_with("step "), "{e}");
+    std::fs::remove_dir_all(&work.dir).unwrap();
+}

@@ -210,6 +210,18 @@ pub struct CheckArgs {
     /// for an exact solver such as exact SCIP to certify (scripts/scip-exact)
     #[arg(long, requires = "vipr")]
     pub vipr_unsolved: bool,
+    /// A board's pruned exhaustion: keep its levels on disk in DIR (one subdirectory per
+    /// search), for searches too large for memory; a rerun reads the levels already complete
+    /// there (trusted as this checker's own work: one check per DIR at a time)
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
+    /// With --work: the memory the sorting buffers may take, e.g. 8G (default: half the machine)
+    #[arg(long, value_name = "BYTES", requires = "work", value_parser = crate::play::peg::fewest::parse_memory)]
+    pub memory: Option<usize>,
+    /// With --work: the files each level is split into (by a hash of the position), each
+    /// built, and kept for a rerun, on its own
+    #[arg(long, value_name = "N", requires = "work", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub parts: u16,
     #[command(flatten)]
     pub display: Display,
 }

@@ -19,6 +19,11 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
     if let Some(dir) = &a.vipr {
         check_writable(dir)?;
     }
+    if let Some(dir) = &a.work {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::usage(format!("--work {}: {e}", dir.display())))?;
+        check_writable(dir)?;
+    }
     // Several files: a bar of the files checked, the one under way its message. The
     // checker's own displays (a file's solver calls, its levels) are then off, since two
     // bars would draw over each other's line.
@@ -56,6 +61,13 @@ fn options(a: &CheckArgs) -> Result<Options, Error> {
         },
         progress: a.display.progress(),
         expected: a.expected()?,
+        work: a.work.as_ref().map(|dir| crate::proof::outcore::Work {
+            dir: dir.clone(),
+            memory: a
+                .memory
+                .unwrap_or_else(crate::play::peg::fewest::half_the_machine),
+            parts: a.parts as usize,
+        }),
         cbc_record: match &a.cbc_record {
             Some(p) => Some(std::sync::Arc::new(
                 crate::proof::check::Record::open(p)

@@ -59,7 +59,10 @@ pub fn moves(
             shown: a.display.progress(),
         },
     };
-    let written = board_proof(a, board, (v, f), start, (s.play.as_deref(), true), how)?;
+    let written = match (&a.proof, &s.play) {
+        (Some(path), None) => Some(proof::write_no_play(path, &s, board, (v, f))?),
+        _ => board_proof(a, board, (v, f), start, (s.play.as_deref(), true), how)?,
+    };
     let mut j = answer_json(board, (v, f), start.len(), &s, built, csv.as_deref());
     if let Some(d) = &lim.disk {
         j["levels_on_disk"] = json!(d.dir.display().to_string());

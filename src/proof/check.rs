@@ -52,6 +52,9 @@ pub struct Options {
     /// The problem the reader asks about (`check --model FILE` or `--army NAME`): a proof
     /// about any other is refused ([`super::bind`]).
     pub expected: Option<crate::problem::file::Spec>,
+    /// Where a board claim's pruned exhaustion keeps its levels (`check --work DIR`), for
+    /// searches too large for memory ([`super::outcore`]); None: in memory.
+    pub work: Option<super::outcore::Work>,
 }
 
 pub(super) struct Checker<'a> {
@@ -71,7 +74,8 @@ pub(super) struct Checker<'a> {
 /// Checks a proof; Ok with a summary only if every step holds.
 pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
     if let Claim::Board(claim) = &proof.claim {
-        return super::peg::check(proof, claim, (opts.expected.as_ref(), opts.progress));
+        let how = (opts.expected.as_ref(), opts.progress, opts.work.as_ref());
+        return super::peg::check(proof, claim, how);
     }
     if let Claim::Moves(claim) = &proof.claim {
         if let Some(stated) = &claim.levels {

@@ -186,12 +186,16 @@ pub enum BoardVerdict {
     /// them). `forward[j]`: positions j jumps after the start not pruned (p lower than on the
     /// finish alone); `backward[k]`: positions k jumps before the finish alone not pruned (p
     /// higher than on every image of the start); the last forward and backward levels share
-    /// no position, or the forward side dies out (its last count 0, no backward side).
+    /// no position, or the forward side dies out (its last count 0, no backward side). With
+    /// `children`, the backward side stops one level short and no child of the last forward
+    /// level lies in the last backward level ([`crate::proof::outcore`]).
     Exhausted {
         pagodas: Vec<Vec<(Cell, i64)>>,
         symmetries: usize,
         forward: Vec<u64>,
         backward: Vec<u64>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        children: bool,
     },
 }
 

@@ -326,11 +326,59 @@ fn met(mut ahead: Side, mut back: Side, total: usize) -> Outcome {
     }
 }
 
-/// One side of a search as it grows: its moves, its last level and every level's count.
-struct Side {
+/// What a side needs to make the next level from a level: its moves, the group's images
+/// and the pruning (shared by [`Side`] and the out-of-core search of [`super::outcore`]).
+pub(super) struct Grower {
     canon: Canon,
     values: Values,
     moves: Vec<Move>,
+}
+
+impl Grower {
+    /// Forward the jumps from `start`, backward the jumps undone towards it.
+    pub(super) fn new(s: &Space, start: u64, forward: bool) -> Grower {
+        let canon = Canon::new(s.n, s.perms);
+        let values = Values::new(s.n, closure(s, start, forward), forward);
+        let moves = Step::moves(s.jumps, &canon, &values, forward);
+        Grower {
+            canon,
+            values,
+            moves,
+        }
+    }
+
+    /// Level 0 of a side that starts at `from`: its least image, or none when pruned.
+    pub(super) fn root(&self, from: u64) -> Vec<u64> {
+        match self.values.pruned(from) {
+            true => Vec::new(),
+            false => vec![self.canon.least(from)],
+        }
+    }
+
+    /// The least image of a position.
+    pub(super) fn least(&self, p: u64) -> u64 {
+        self.canon.least(p)
+    }
+
+    /// The children of a slice of a level that survive the pruning, each its orbit's least
+    /// image, sorted and without repeats, however many.
+    pub(super) fn children(&self, slice: &[u64]) -> Vec<u64> {
+        self.step(usize::MAX).expand(slice).unwrap_or_default()
+    }
+
+    fn step(&self, max_level: usize) -> Step<'_> {
+        Step {
+            moves: &self.moves,
+            max_level,
+            canon: &self.canon,
+            values: &self.values,
+        }
+    }
+}
+
+/// One side of a search as it grows: its moves, its last level and every level's count.
+struct Side {
+    grow: Grower,
     level: Vec<u64>,
     counts: Vec<u64>,
     bar: ProgressBar,
@@ -339,9 +387,7 @@ struct Side {
 impl Side {
     /// Level 0 of a side: `from` (the start forward, the finish alone backward), unless pruned.
     fn new(s: &Space, start: u64, from: u64, forward: bool) -> Side {
-        let canon = Canon::new(s.n, s.perms);
-        let values = Values::new(s.n, closure(s, start, forward), forward);
-        let moves = Step::moves(s.jumps, &canon, &values, forward);
+        let grow = Grower::new(s, start, forward);
         let bar = match s.shown {
             true => ProgressBar::new(s.n.saturating_sub(2) as u64),
             false => ProgressBar::hidden(),
@@ -352,16 +398,10 @@ impl Side {
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_prefix(if forward { "forward" } else { "backward" });
-        let level = if values.pruned(from) {
-            Vec::new()
-        } else {
-            vec![canon.least(from)]
-        };
+        let level = grow.root(from);
         let counts = vec![level.len() as u64];
         Side {
-            canon,
-            values,
-            moves,
+            grow,
             level,
             counts,
             bar,
@@ -383,13 +423,7 @@ impl Side {
         self.bar.set_position(j as u64);
         self.bar
             .set_message(format!("{} positions before", self.level.len()));
-        let step = Step {
-            moves: &self.moves,
-            max_level: s.max_level,
-            canon: &self.canon,
-            values: &self.values,
-        };
-        let Some(next) = step.next(&self.level) else {
+        let Some(next) = self.grow.step(s.max_level).next(&self.level) else {
             self.bar.finish_and_clear();
             return Err(j);
         };
@@ -406,7 +440,7 @@ impl Side {
 
     /// The outcome when the forward side died out: its counts, no backward side.
     fn alone(mut self) -> Outcome {
-        debug_assert!(self.values.forward);
+        debug_assert!(self.grow.values.forward);
         Outcome::Counts {
             forward: std::mem::take(&mut self.counts),
             backward: Vec::new(),

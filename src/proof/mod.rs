@@ -31,6 +31,7 @@ pub mod ip;
 pub mod levels;
 pub mod lp;
 pub mod moves;
+pub mod outcore;
 pub mod peg;
 pub mod profiles;
 pub mod resolve;

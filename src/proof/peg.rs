@@ -11,6 +11,7 @@
 
 use super::farkas::{self, LinearSystem, Row, Tree};
 use super::format::{BoardClaim, BoardVerdict, FORMAT, Proof};
+use super::outcore::Work;
 use super::summary::Summary;
 use crate::error::CheckError;
 use crate::problem::Problem;
@@ -228,6 +229,7 @@ struct Stated<'a> {
     symmetries: usize,
     forward: &'a [u64],
     backward: &'a [u64],
+    children: bool,
 }
 
 /// The most positions one level of the pruned search may hold (8 bytes each; building a
@@ -294,7 +296,7 @@ fn exhausted(
     v: usize,
     f: usize,
     stated: &Stated,
-    shown: bool,
+    (shown, work): (bool, Option<&Work>),
 ) -> Result<(), CheckError> {
     c.context = format!(
         "{}, pruned exhaustive search",
@@ -330,7 +332,21 @@ fn exhausted(
         stop: None,
         shown,
     };
-    let out = super::levels::meet(&space, start, stated.forward.len() - 1);
+    let depth = stated.forward.len() - 1;
+    let out = match (work, stated.children) {
+        (None, false) => super::levels::meet(&space, start, depth),
+        (work, _) => {
+            c.expect(!stated.children || depth < n - 2, || {
+                "a meeting by children needs a forward level before the last".into()
+            })?;
+            let scratch = Scratch::new(work);
+            let out = super::outcore::meet(&space, start, depth, stated.children, &scratch.work);
+            c.expect(out.is_ok(), || {
+                format!("the levels on disk: {}", out.as_ref().unwrap_err())
+            })?;
+            out.unwrap()
+        }
+    };
     let super::levels::Outcome::Counts {
         forward,
         backward,
@@ -338,7 +354,7 @@ fn exhausted(
     } = out
     else {
         return c.expect(false, || {
-            format!("{out:?}: more positions in a level than {MAX_LEVEL}")
+            format!("{out:?}: more positions in a level than {MAX_LEVEL} (check --work DIR)")
         });
     };
     for (side, ours, theirs) in [
@@ -358,6 +374,39 @@ fn exhausted(
     c.expect(shared == 0, || {
         format!("the two sides share {shared} positions: the finish alone is reached")
     })
+}
+
+/// The work of the search on disk: the caller's, or a temporary directory removed after.
+struct Scratch {
+    work: Work,
+    temporary: bool,
+}
+
+impl Scratch {
+    fn new(work: Option<&Work>) -> Scratch {
+        match work {
+            Some(w) => Scratch {
+                work: w.clone(),
+                temporary: false,
+            },
+            None => Scratch {
+                work: Work {
+                    dir: std::env::temp_dir().join(format!("solarmy-check-{}", std::process::id())),
+                    memory: 1 << 30,
+                    parts: 1,
+                },
+                temporary: true,
+            },
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if self.temporary {
+            let _ = std::fs::remove_dir_all(&self.work.dir);
+        }
+    }
 }
 
 struct Checker<'a> {
@@ -385,7 +434,7 @@ impl Checker<'_> {
 pub fn check(
     proof: &Proof,
     claim: &BoardClaim,
-    (expected, shown): (Option<&crate::problem::file::Spec>, bool),
+    (expected, shown, work): (Option<&crate::problem::file::Spec>, bool, Option<&Work>),
 ) -> Result<Summary, CheckError> {
     let t0 = Instant::now();
     let (v, f) = (claim.vacancy, claim.finish);
@@ -455,14 +504,16 @@ pub fn check(
             symmetries,
             forward,
             backward,
+            children,
         } => {
             let stated = Stated {
                 pagodas,
                 symmetries: *symmetries,
                 forward,
                 backward,
+                children: *children,
             };
-            exhausted(&mut c, &board, vi, fi, &stated, shown)?;
+            exhausted(&mut c, &board, vi, fi, &stated, (shown, work))?;
             "not solvable (pruned exhaustive search)"
         }
         BoardVerdict::NoJumpVector {

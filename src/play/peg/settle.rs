@@ -522,6 +522,7 @@ pub fn proof(board: &PegBoard, o: &Outcome) -> Option<crate::proof::format::Proo
             symmetries: p.symmetries,
             forward: p.forward.clone(),
             backward: p.backward.clone(),
+            children: false,
         },
         Verdict::Undecided { .. } => return None,
     };

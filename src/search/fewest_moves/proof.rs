@@ -118,3 +118,95 @@ pub fn write_proof(
         }
     }
 }
+
+/// The proof of "no play goes from v to f" from a search by levels that found none: the
+/// pruned exhaustion its levels state (a board claim, `BoardVerdict::Exhausted`: its
+/// pagodas, the forward levels to the middle, or to the level before it when met by
+/// children, and the backward levels), which `solarmy check` recounts with its own search
+/// (in memory, or on disk with `check --work`). None when the search cannot state it: a play
+/// was found, or, as for [`stated_levels`], its levels were counted up to another group than
+/// the checker's (the symmetries fixing the finish).
+pub fn no_play_proof(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Option<Proof> {
+    use crate::play::peg::exhaust::Pruned;
+    use crate::play::peg::settle::{self, Outcome, Verdict};
+    let bits = Bits::new(board).ok()?;
+    let (vi, fi) = (*board.index.get(&v)?, *board.index.get(&f)?);
+    let fixing = |h: &[usize]| bits.stabiliser(h).len();
+    let same_group = [fixing(&[vi]), fixing(&[fi]), fixing(&[vi, fi])] == [s.symmetry; 3];
+    if s.min_moves.is_some() || !same_group || (s.pagodas > 0 && s.weights.is_empty()) {
+        return None;
+    }
+    let (forward, backward, children) = stated_sides(s, board.cells.len().checked_sub(2)?)?;
+    let cells = |p: &Vec<i64>| {
+        (0..p.len())
+            .filter(|&h| p[h] != 0)
+            .map(|h| (board.cells[h], p[h]))
+            .collect()
+    };
+    let pruned = Pruned {
+        pagodas: s.weights.iter().map(cells).collect(),
+        symmetries: s.symmetry,
+        forward,
+        backward,
+    };
+    let outcome = Outcome {
+        vacancy: v,
+        finish: f,
+        verdict: Verdict::Pruned(pruned),
+        ips: 0,
+        cuts: 0,
+        seconds: s.seconds,
+    };
+    let mut proof = settle::proof(board, &outcome)?;
+    use crate::proof::format::BoardVerdict::Exhausted;
+    if let Claim::Board(c) = &mut proof.claim
+        && let Exhausted { children: by, .. } = &mut c.verdict
+    {
+        *by = children;
+    }
+    Some(proof)
+}
+
+/// The forward and backward counts a search without a play states, and whether its sides
+/// meet by children: forward 0 … ⌈N/2⌉ (or 0 … ⌈N/2⌉ − 1 when that level was never built),
+/// backward 0 … ⌊N/2⌋, each cut after its first empty level (a forward side that dies
+/// out states no backward side).
+fn stated_sides(s: &Solved, n: usize) -> Option<(Vec<u64>, Vec<u64>, bool)> {
+    let (jf, jb) = (n - n / 2, n / 2);
+    let upto = |v: &[u64], j: usize| -> Vec<u64> {
+        let end = v.iter().position(|&c| c == 0).map_or(j, |z| z.min(j));
+        v[..=end.min(v.len() - 1)].to_vec()
+    };
+    if s.forward.is_empty() {
+        return None;
+    }
+    if s.forward[..s.forward.len().min(jf + 1)].contains(&0) {
+        return Some((upto(&s.forward, jf), Vec::new(), false));
+    }
+    let children = match s.forward.len() {
+        l if l > jf => false,
+        l if l == jf => true,
+        _ => return None,
+    };
+    let backward = upto(&s.backward, jb);
+    let spans = backward.len() == jb + 1 || backward.last() == Some(&0);
+    let forward = upto(&s.forward, jf - usize::from(children));
+    spans.then_some((forward, backward, children))
+}
+
+/// [`no_play_proof`] written whole to `path`: Ok(Ok(path)) when written, Ok(Err(why)) when
+/// none can be made (said on stderr; the answer stands).
+pub fn write_no_play(
+    path: &Path,
+    s: &Solved,
+    board: &PegBoard,
+    (v, f): (Cell, Cell),
+) -> Result<std::result::Result<PathBuf, String>> {
+    let Some(proof) = no_play_proof(s, board, (v, f)) else {
+        let why = "the levels are counted up to other symmetries than the checker's (`solve --proof` proves it)";
+        eprintln!("solarmy: no proof written to {}: {why}", path.display());
+        return Ok(Err(why.into()));
+    };
+    crate::files::write_atomic(path, &proof.to_bytes(path)?)?;
+    Ok(Ok(path.to_path_buf()))
+}

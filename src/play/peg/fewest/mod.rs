@@ -172,6 +172,9 @@ pub struct Solved {
     pub symmetry: usize,
     /// The pagodas the levels were pruned by (closed under the problem's symmetry; 0: none).
     pub pagodas: usize,
+    /// Those pagodas before closing, one weight per hole (a proof states them).
+    #[serde(skip)]
+    pub weights: Vec<Vec<i64>>,
     /// Positions in each level built for the problem, forward from the start and backward
     /// (complements) from the finish ([`solve_pair`] only; empty when levels were shared).
     pub forward: Vec<u64>,
@@ -235,6 +238,7 @@ pub fn solve_pair(
     let (a, b) = (Seen::new(bits, &fwd, 0), Seen::new(bits, bwd, 0));
     let mut s = solve(board, bits, (&a, &b), lim)?;
     s.pagodas = pagodas;
+    s.weights = weights;
     let sizes = |r: &Reach| r.levels.iter().map(|l| l.len() as u64).collect();
     s.forward = sizes(&fwd);
     s.backward = sizes(bwd);

@@ -575,6 +575,7 @@ pub fn solve_pair(
     let levels = on_plays(bits, &h, sides, lim, disk)?;
     let mut s = solve_on_plays(board, bits, (v, f), &h, levels, lim, started)?;
     s.pagodas = fp.keep.len();
+    s.weights = super::pagodas_kept(board, bits, (v, f), lim, disk)?;
     let sizes = |r: &DiskReach| r.levels.iter().map(|l| l.len).collect();
     s.forward = sizes(&fwd);
     s.backward = sizes(bwd);

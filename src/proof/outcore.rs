@@ -1,0 +1,610 @@
+//! The checker's pruned exhaustion out of core ([`meet`]): the search of
+//! [`super::levels::meet`] with its levels on disk, for board claims whose levels do not fit
+//! in memory (Wiegleb's a5 complement holds billions of positions a level). It is the
+//! checker's own and shares no code with the solver's levels on disk.
+//!
+//! **Storage.** A level is `parts` files, part k holding the level's positions whose hash
+//! ([`part_of`]) is k, sorted and without repeats, stored as varint gaps and closed by a
+//! trailer (the count and a magic word). A part is made by streaming every part of the
+//! level before, expanding it, keeping the children of hash k and sorting them in runs of
+//! at most the memory budget, merged at the end. Files are written under a temporary name
+//! and renamed when complete, so a file with its trailer is a complete part.
+//!
+//! **Resuming** (a premise, said where it is used): the work directory holds the parts
+//! this checker wrote, under a name digesting the search (holes, jumps, group, pagodas,
+//! start, finish); a rerun reads the complete parts there instead of building them again.
+//! A resumed check is as sound as that directory is untouched; one check per directory at
+//! a time.
+//!
+//! **Complement problems.** When the start is every hole but the finish, the map c(P) =
+//! the least image of the complement of P takes the forward level k onto the backward
+//! level k, so the backward side is not built. Complementing turns a jump into a jump
+//! undone (P with a, b full and c empty jumps to P − a − b + c, whose complement is ∁P with
+//! c emptied and a, b filled), the start into the finish alone, and one pruning into the
+//! other: q(∁P) = q(all) − q(P), and the backward bound is q(start) = q(all) − q(f), since
+//! every symmetry kept fixes the finish and so the start; so ∁P is pruned backward exactly
+//! when P is pruned forward. It commutes with the group, so c is a bijection between the
+//! orbits of F_k and those of B_k: |B_k| = |F_k|, and x ∈ B_k exactly when c(x) ∈ F_k.
+//!
+//! **Meeting by children.** With `children` the backward side stops one level short, at
+//! N − 1 − d, and the sides meet when some child (not pruned) of a position of the forward
+//! level d lies in the backward level N − 1 − d: a play's positions after d and d + 1 jumps
+//! are such a pair, and such a pair joins into a play. The forward level d + 1 (the largest,
+//! in a balanced search) is never stored.
+
+use super::levels::{Grower, Outcome, Space};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Where and how the levels are kept.
+#[derive(Clone, Debug)]
+pub struct Work {
+    /// The directory of the levels (a subdirectory per search).
+    pub dir: PathBuf,
+    /// Bytes the sorting buffer may take.
+    pub memory: usize,
+    /// Files per level.
+    pub parts: usize,
+}
+
+/// Closes every complete file: "SOLCHK01", little-endian.
+const MAGIC: u64 = u64::from_le_bytes(*b"SOLCHK01");
+
+/// Positions expanded at once by one thread.
+const CHUNK: usize = 1 << 16;
+
+/// The part of a position among `parts` (a multiplicative hash: the level's parts stay
+/// about even whatever the holes).
+pub fn part_of(p: u64, parts: usize) -> usize {
+    ((p.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) % parts as u64) as usize
+}
+
+/// A level on disk: its parts and its count.
+struct Level {
+    parts: Vec<PathBuf>,
+    count: u64,
+}
+
+/// The pruned exhaustion that meets at forward depth `depth` (see [`super::levels::meet`]),
+/// or by children (module doc), on disk in `work`.
+pub fn meet(
+    s: &Space,
+    start: u64,
+    depth: usize,
+    children: bool,
+    work: &Work,
+) -> io::Result<Outcome> {
+    let total = s.n.saturating_sub(2);
+    let depth = depth.min(total);
+    let back_depth = (total - depth).saturating_sub(usize::from(children));
+    let dir = work.dir.join(digest(s, start));
+    fs::create_dir_all(&dir)?;
+    let mask = if s.n >= 64 { !0 } else { (1u64 << s.n) - 1 };
+    let dual = start == mask & !(1u64 << s.finish);
+    let ahead = Grower::new(s, start, true);
+    let reach = if dual { depth.max(back_depth) } else { depth };
+    let fwd = side(s, &ahead, start, ("forward", reach), work, &dir)?;
+    let forward: Vec<u64> = fwd.iter().take(depth + 1).map(|l| l.count).collect();
+    if forward.last() == Some(&0) || forward.len() <= depth {
+        // The forward side died out: nothing reaches the finish.
+        let backward = Vec::new();
+        return Ok(counts(forward, backward, 0));
+    }
+    let behind = Grower::new(s, start, false);
+    let bwd = match dual {
+        true => Vec::new(),
+        false => side(
+            s,
+            &behind,
+            1u64 << s.finish,
+            ("backward", back_depth),
+            work,
+            &dir,
+        )?,
+    };
+    let backward: Vec<u64> = match dual {
+        true => fwd.iter().take(back_depth + 1).map(|l| l.count).collect(),
+        false => bwd.iter().map(|l| l.count).collect(),
+    };
+    if backward.len() <= back_depth || backward.last() == Some(&0) {
+        return Ok(counts(forward, backward, 0));
+    }
+    let near = &fwd[depth];
+    let far = if dual {
+        &fwd[back_depth]
+    } else {
+        &bwd[back_depth]
+    };
+    let complement = |p: u64| ahead.least(!p & mask);
+    let shared = match (children, dual) {
+        (false, false) => shared_parts(near, far)?,
+        (false, true) => shared_by(
+            far,
+            near,
+            &|l: &[u64]| l.iter().map(|&p| complement(p)).collect(),
+            work,
+            &dir,
+        )?,
+        (true, false) => shared_by(near, far, &|l: &[u64]| ahead.children(l), work, &dir)?,
+        (true, true) => {
+            let make = |l: &[u64]| ahead.children(l).into_iter().map(complement).collect();
+            shared_by(near, far, &make, work, &dir)?
+        }
+    };
+    Ok(counts(forward, backward, shared))
+}
+
+fn counts(forward: Vec<u64>, backward: Vec<u64>, shared: u64) -> Outcome {
+    Outcome::Counts {
+        forward,
+        backward,
+        shared,
+    }
+}
+
+/// The levels 0 … `depth` of one side (fewer when one is empty), each built unless the
+/// work directory holds it complete.
+fn side(
+    s: &Space,
+    grow: &Grower,
+    from: u64,
+    (name, depth): (&str, usize),
+    work: &Work,
+    dir: &Path,
+) -> io::Result<Vec<Level>> {
+    let bar = bar(s.shown, name);
+    let root = grow.root(from);
+    let path = |j: usize, k: usize| dir.join(format!("{name}-{j}-{k}of{}.lvl", work.parts));
+    let parts: Vec<PathBuf> = (0..work.parts).map(|k| path(0, k)).collect();
+    let mut count = 0;
+    for (k, p) in parts.iter().enumerate() {
+        let mut w = Writer::create(p)?;
+        for &x in root.iter().filter(|&&x| part_of(x, work.parts) == k) {
+            w.push(x)?;
+        }
+        count += w.finish()?;
+    }
+    let mut levels = vec![Level { parts, count }];
+    for j in 1..=depth {
+        if levels[j - 1].count == 0 {
+            break;
+        }
+        let mut level = Level {
+            parts: Vec::new(),
+            count: 0,
+        };
+        for k in 0..work.parts {
+            let p = path(j, k);
+            bar.set_message(format!("level {j}, part {} of {}", k + 1, work.parts));
+            let count = match complete(&p) {
+                Some(count) => count,
+                None => build(&levels[j - 1], grow, k, work, &p, dir)?,
+            };
+            level.count += count;
+            level.parts.push(p);
+        }
+        if let Some(log) = s.log {
+            log(j, level.count as usize);
+        }
+        levels.push(level);
+    }
+    bar.finish_and_clear();
+    Ok(levels)
+}
+
+/// Part k of the level after `prev`, written to `path`; its count.
+fn build(
+    prev: &Level,
+    grow: &Grower,
+    k: usize,
+    work: &Work,
+    path: &Path,
+    dir: &Path,
+) -> io::Result<u64> {
+    let mut w = Writer::create(path)?;
+    gather(
+        prev,
+        &|l: &[u64]| grow.children(l),
+        k,
+        work,
+        dir,
+        &mut |p| w.push(p),
+    )?;
+    w.finish()
+}
+
+/// Positions shared by two levels of the same parts, part by part.
+fn shared_parts(a: &Level, b: &Level) -> io::Result<u64> {
+    let mut n = 0;
+    for (pa, pb) in a.parts.iter().zip(&b.parts) {
+        let mut r = Reader::open(pb)?;
+        let mut meet = Meet::new(&mut r)?;
+        let mut ra = Reader::open(pa)?;
+        while let Some(p) = ra.next()? {
+            n += u64::from(meet.holds(p)?);
+        }
+    }
+    Ok(n)
+}
+
+/// Positions `make` gives from `source` that `target` holds.
+fn shared_by(
+    source: &Level,
+    target: &Level,
+    make: &(dyn Fn(&[u64]) -> Vec<u64> + Sync),
+    work: &Work,
+    dir: &Path,
+) -> io::Result<u64> {
+    let mut n = 0;
+    for (k, part) in target.parts.iter().enumerate() {
+        let mut r = Reader::open(part)?;
+        let mut meet = Meet::new(&mut r)?;
+        gather(source, make, k, work, dir, &mut |p| {
+            n += u64::from(meet.holds(p)?);
+            Ok(())
+        })?;
+    }
+    Ok(n)
+}
+
+/// A sorted file read alongside increasing positions: whether it holds each.
+struct Meet<'a> {
+    file: &'a mut Reader,
+    head: Option<u64>,
+}
+
+impl<'a> Meet<'a> {
+    fn new(file: &'a mut Reader) -> io::Result<Meet<'a>> {
+        let head = file.next()?;
+        Ok(Meet { file, head })
+    }
+
+    /// Whether the file holds p (p increasing from call to call).
+    fn holds(&mut self, p: u64) -> io::Result<bool> {
+        while self.head.is_some_and(|h| h < p) {
+            self.head = self.file.next()?;
+        }
+        Ok(self.head == Some(p))
+    }
+}
+
+/// The positions `make` gives from every part of `level` whose part is k, in increasing
+/// order without repeats, into `sink`: expanded a chunk per core, sorted in runs of the
+/// memory budget, the runs merged.
+fn gather(
+    level: &Level,
+    make: &(dyn Fn(&[u64]) -> Vec<u64> + Sync),
+    k: usize,
+    work: &Work,
+    dir: &Path,
+    sink: &mut dyn FnMut(u64) -> io::Result<()>,
+) -> io::Result<()> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut sorter = Sorter::new(dir, work.memory);
+    for path in &level.parts {
+        let mut r = Reader::open(path)?;
+        loop {
+            let chunks: Vec<Vec<u64>> = (0..threads)
+                .map(|_| r.chunk(CHUNK))
+                .collect::<io::Result<_>>()?;
+            if chunks[0].is_empty() {
+                break;
+            }
+            let made: Vec<Vec<u64>> = std::thread::scope(|scope| {
+                let hs: Vec<_> = chunks
+                    .iter()
+                    .map(|c| scope.spawn(move || keep(make(c), k, work.parts)))
+                    .collect();
+                hs.into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            });
+            for m in made {
+                sorter.extend(m)?;
+            }
+        }
+    }
+    sorter.finish(sink)
+}
+
+fn keep(mut v: Vec<u64>, k: usize, parts: usize) -> Vec<u64> {
+    v.retain(|&p| part_of(p, parts) == k);
+    v
+}
+
+/// Sorts positions in runs of at most its budget, spilled to disk, and merges them.
+struct Sorter<'a> {
+    dir: &'a Path,
+    cap: usize,
+    buf: Vec<u64>,
+    runs: Vec<PathBuf>,
+}
+
+impl Sorter<'_> {
+    fn new(dir: &Path, memory: usize) -> Sorter<'_> {
+        Sorter {
+            dir,
+            cap: (memory / 8).max(1 << 10),
+            buf: Vec::new(),
+            runs: Vec::new(),
+        }
+    }
+
+    fn extend(&mut self, more: Vec<u64>) -> io::Result<()> {
+        if self.buf.len() + more.len() > self.cap && !self.buf.is_empty() {
+            self.spill()?;
+        }
+        self.buf.extend(more);
+        Ok(())
+    }
+
+    /// The buffer, sorted and without repeats, as a run on disk.
+    fn spill(&mut self) -> io::Result<()> {
+        self.buf.sort_unstable();
+        self.buf.dedup();
+        let path = self.dir.join(format!(
+            "run-{}-{}.tmp",
+            std::process::id(),
+            self.runs.len()
+        ));
+        let mut w = Writer::create(&path)?;
+        for &p in &self.buf {
+            w.push(p)?;
+        }
+        w.close(false)?;
+        self.runs.push(path);
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Every position pushed, increasing, without repeats, into `sink`; the runs removed.
+    fn finish(mut self, sink: &mut dyn FnMut(u64) -> io::Result<()>) -> io::Result<()> {
+        if self.runs.is_empty() {
+            self.buf.sort_unstable();
+            self.buf.dedup();
+            return self.buf.iter().try_for_each(|&p| sink(p));
+        }
+        if !self.buf.is_empty() {
+            self.spill()?;
+        }
+        let mut readers: Vec<Reader> = self
+            .runs
+            .iter()
+            .map(|p| Reader::open(p))
+            .collect::<io::Result<_>>()?;
+        let mut heap = BinaryHeap::new();
+        for (i, r) in readers.iter_mut().enumerate() {
+            if let Some(p) = r.next()? {
+                heap.push(Reverse((p, i)));
+            }
+        }
+        let mut last = None;
+        while let Some(Reverse((p, i))) = heap.pop() {
+            if last != Some(p) {
+                sink(p)?;
+                last = Some(p);
+            }
+            if let Some(q) = readers[i].next()? {
+                heap.push(Reverse((q, i)));
+            }
+        }
+        self.runs.iter().try_for_each(fs::remove_file)
+    }
+}
+
+/// Writes increasing positions as varint gaps, then the trailer; renamed into place when done.
+struct Writer {
+    out: BufWriter<File>,
+    tmp: PathBuf,
+    path: PathBuf,
+    last: u64,
+    count: u64,
+}
+
+impl Writer {
+    fn create(path: &Path) -> io::Result<Writer> {
+        let tmp = path.with_extension("tmp");
+        Ok(Writer {
+            out: BufWriter::with_capacity(1 << 20, File::create(&tmp)?),
+            tmp,
+            path: path.to_path_buf(),
+            last: 0,
+            count: 0,
+        })
+    }
+
+    fn push(&mut self, p: u64) -> io::Result<()> {
+        debug_assert!(self.count == 0 || p > self.last);
+        let mut gap = p - self.last;
+        let mut bytes = [0u8; 10];
+        let mut n = 0;
+        loop {
+            let low = (gap & 127) as u8;
+            gap >>= 7;
+            bytes[n] = low | if gap > 0 { 128 } else { 0 };
+            n += 1;
+            if gap == 0 {
+                break;
+            }
+        }
+        self.out.write_all(&bytes[..n])?;
+        self.last = p;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// The trailer written, the file renamed (and synced first when large: the rename then
+    /// survives a crash of the machine, where a small part is cheaper to build again than
+    /// to sync); its count.
+    fn finish(self) -> io::Result<u64> {
+        let large = self.count > 1 << 24;
+        self.close(large)
+    }
+
+    /// [`Writer::finish`], synced only when `durable` (a level's part outlives the run, a
+    /// sorting run does not).
+    fn close(mut self, durable: bool) -> io::Result<u64> {
+        self.out.write_all(&self.count.to_le_bytes())?;
+        self.out.write_all(&MAGIC.to_le_bytes())?;
+        self.out.flush()?;
+        if durable {
+            self.out.get_ref().sync_all()?;
+        }
+        fs::rename(&self.tmp, &self.path)?;
+        Ok(self.count)
+    }
+}
+
+/// The count of a complete part file, None when it is missing or incomplete.
+fn complete(path: &Path) -> Option<u64> {
+    trailer(&mut File::open(path).ok()?).ok()
+}
+
+fn trailer(f: &mut File) -> io::Result<u64> {
+    let mut t = [0u8; 16];
+    f.seek(SeekFrom::End(-16))?;
+    f.read_exact(&mut t)?;
+    let word = |i: usize| u64::from_le_bytes(t[i..i + 8].try_into().unwrap_or_default());
+    match word(8) == MAGIC {
+        true => Ok(word(0)),
+        false => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a level file without its trailer",
+        )),
+    }
+}
+
+/// Reads a part file written by [`Writer`].
+struct Reader {
+    inp: BufReader<File>,
+    left: u64,
+    last: u64,
+}
+
+impl Reader {
+    fn open(path: &Path) -> io::Result<Reader> {
+        let mut f = File::open(path)?;
+        let left = trailer(&mut f)?;
+        f.seek(SeekFrom::Start(0))?;
+        Ok(Reader {
+            inp: BufReader::with_capacity(1 << 20, f),
+            left,
+            last: 0,
+        })
+    }
+
+    fn next(&mut self) -> io::Result<Option<u64>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.last += self.varint()?;
+        Ok(Some(self.last))
+    }
+
+    /// Up to `max` positions more.
+    fn chunk(&mut self, max: usize) -> io::Result<Vec<u64>> {
+        let mut out = Vec::with_capacity(max.min(self.left as usize));
+        while out.len() < max {
+            match self.next()? {
+                Some(p) => out.push(p),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    fn varint(&mut self) -> io::Result<u64> {
+        let (mut v, mut shift) = (0u64, 0u32);
+        loop {
+            let buf = self.inp.fill_buf()?;
+            if buf.is_empty() {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            let (mut used, mut done) = (0, false);
+            for &b in buf {
+                used += 1;
+                if shift > 63 {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "a gap over 64 bits",
+                    ));
+                }
+                v |= u64::from(b & 127) << shift;
+                shift += 7;
+                if b < 128 {
+                    done = true;
+                    break;
+                }
+            }
+            self.inp.consume(used);
+            if done {
+                return Ok(v);
+            }
+        }
+    }
+}
+
+/// The name of a search's directory: an FNV-1a digest of everything its levels depend on.
+fn digest(s: &Space, start: u64) -> String {
+    let text = format!(
+        "{} {:?} {:?} {:?} {} {start}",
+        s.n, s.jumps, s.perms, s.pagodas, s.finish
+    );
+    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    format!("levels-{h:016x}")
+}
+
+fn bar(shown: bool, name: &str) -> ProgressBar {
+    let bar = match shown {
+        true => ProgressBar::new_spinner(),
+        false => ProgressBar::hidden(),
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} {prefix} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_prefix(format!("{name} (on disk)"));
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_reads_back_what_was_written_and_an_unfinished_one_is_not_complete() {
+        let dir = std::env::temp_dir().join(format!("solarmy-outcore-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.lvl");
+        let xs = [0u64, 1, 127, 128, 300, 1 << 40, u64::MAX];
+        let mut w = Writer::create(&path).unwrap();
+        xs.iter().for_each(|&x| w.push(x).unwrap());
+        assert_eq!(complete(&dir.join("a.tmp")), None);
+        assert_eq!(w.finish().unwrap(), xs.len() as u64);
+        assert_eq!(complete(&path), Some(xs.len() as u64));
+        let mut r = Reader::open(&path).unwrap();
+        assert_eq!(r.chunk(100).unwrap(), xs);
+        let mut s = Sorter::new(&dir, 8 * 1024);
+        for i in 0..10u64 {
+            s.extend((0..3000u64).map(|x| (x * 7919 + i) % 5000).collect())
+                .unwrap();
+        }
+        assert!(s.runs.len() > 1);
+        let mut out = Vec::new();
+        s.finish(&mut |p| {
+            out.push(p);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, (0..5000).collect::<Vec<u64>>());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
