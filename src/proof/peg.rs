@@ -11,7 +11,7 @@
 
 use super::farkas::{self, LinearSystem, Row, Tree};
 use super::format::{BoardClaim, BoardVerdict, FORMAT, Proof};
-use super::outcore::Work;
+use super::outcore::{Scratch, Work};
 use super::summary::Summary;
 use crate::error::CheckError;
 use crate::problem::Problem;
@@ -374,39 +374,6 @@ fn exhausted(
     c.expect(shared == 0, || {
         format!("the two sides share {shared} positions: the finish alone is reached")
     })
-}
-
-/// The work of the search on disk: the caller's, or a temporary directory removed after.
-struct Scratch {
-    work: Work,
-    temporary: bool,
-}
-
-impl Scratch {
-    fn new(work: Option<&Work>) -> Scratch {
-        match work {
-            Some(w) => Scratch {
-                work: w.clone(),
-                temporary: false,
-            },
-            None => Scratch {
-                work: Work {
-                    dir: std::env::temp_dir().join(format!("solarmy-check-{}", std::process::id())),
-                    memory: 1 << 30,
-                    parts: 1,
-                },
-                temporary: true,
-            },
-        }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if self.temporary {
-            let _ = std::fs::remove_dir_all(&self.work.dir);
-        }
-    }
 }
 
 struct Checker<'a> {

@@ -34,11 +34,12 @@
 
 use super::levels::{Grower, Outcome, Space};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
+use store::{Reader, Sorter, Writer, complete};
+
+mod store;
 
 /// Where and how the levels are kept.
 #[derive(Clone, Debug)]
@@ -50,9 +51,6 @@ pub struct Work {
     /// Files per level.
     pub parts: usize,
 }
-
-/// Closes every complete file: "SOLCHK01", little-endian.
-const MAGIC: u64 = u64::from_le_bytes(*b"SOLCHK01");
 
 /// Positions expanded at once by one thread.
 const CHUNK: usize = 1 << 16;
@@ -67,6 +65,39 @@ pub fn part_of(p: u64, parts: usize) -> usize {
 struct Level {
     parts: Vec<PathBuf>,
     count: u64,
+}
+
+/// The work of the search on disk: the caller's, or a temporary directory removed after.
+pub struct Scratch {
+    pub work: Work,
+    temporary: bool,
+}
+
+impl Scratch {
+    pub fn new(work: Option<&Work>) -> Scratch {
+        match work {
+            Some(w) => Scratch {
+                work: w.clone(),
+                temporary: false,
+            },
+            None => Scratch {
+                work: Work {
+                    dir: std::env::temp_dir().join(format!("solarmy-check-{}", std::process::id())),
+                    memory: 1 << 30,
+                    parts: 1,
+                },
+                temporary: true,
+            },
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if self.temporary {
+            let _ = std::fs::remove_dir_all(&self.work.dir);
+        }
+    }
 }
 
 /// The pruned exhaustion that meets at forward depth `depth` (see [`super::levels::meet`]),
@@ -316,239 +347,6 @@ fn keep(mut v: Vec<u64>, k: usize, parts: usize) -> Vec<u64> {
     v
 }
 
-/// Sorts positions in runs of at most its budget, spilled to disk, and merges them.
-struct Sorter<'a> {
-    dir: &'a Path,
-    cap: usize,
-    buf: Vec<u64>,
-    runs: Vec<PathBuf>,
-}
-
-impl Sorter<'_> {
-    fn new(dir: &Path, memory: usize) -> Sorter<'_> {
-        Sorter {
-            dir,
-            cap: (memory / 8).max(1 << 10),
-            buf: Vec::new(),
-            runs: Vec::new(),
-        }
-    }
-
-    fn extend(&mut self, more: Vec<u64>) -> io::Result<()> {
-        if self.buf.len() + more.len() > self.cap && !self.buf.is_empty() {
-            self.spill()?;
-        }
-        self.buf.extend(more);
-        Ok(())
-    }
-
-    /// The buffer, sorted and without repeats, as a run on disk.
-    fn spill(&mut self) -> io::Result<()> {
-        self.buf.sort_unstable();
-        self.buf.dedup();
-        let path = self.dir.join(format!(
-            "run-{}-{}.tmp",
-            std::process::id(),
-            self.runs.len()
-        ));
-        let mut w = Writer::create(&path)?;
-        for &p in &self.buf {
-            w.push(p)?;
-        }
-        w.close(false)?;
-        self.runs.push(path);
-        self.buf.clear();
-        Ok(())
-    }
-
-    /// Every position pushed, increasing, without repeats, into `sink`; the runs removed.
-    fn finish(mut self, sink: &mut dyn FnMut(u64) -> io::Result<()>) -> io::Result<()> {
-        if self.runs.is_empty() {
-            self.buf.sort_unstable();
-            self.buf.dedup();
-            return self.buf.iter().try_for_each(|&p| sink(p));
-        }
-        if !self.buf.is_empty() {
-            self.spill()?;
-        }
-        let mut readers: Vec<Reader> = self
-            .runs
-            .iter()
-            .map(|p| Reader::open(p))
-            .collect::<io::Result<_>>()?;
-        let mut heap = BinaryHeap::new();
-        for (i, r) in readers.iter_mut().enumerate() {
-            if let Some(p) = r.next()? {
-                heap.push(Reverse((p, i)));
-            }
-        }
-        let mut last = None;
-        while let Some(Reverse((p, i))) = heap.pop() {
-            if last != Some(p) {
-                sink(p)?;
-                last = Some(p);
-            }
-            if let Some(q) = readers[i].next()? {
-                heap.push(Reverse((q, i)));
-            }
-        }
-        self.runs.iter().try_for_each(fs::remove_file)
-    }
-}
-
-/// Writes increasing positions as varint gaps, then the trailer; renamed into place when done.
-struct Writer {
-    out: BufWriter<File>,
-    tmp: PathBuf,
-    path: PathBuf,
-    last: u64,
-    count: u64,
-}
-
-impl Writer {
-    fn create(path: &Path) -> io::Result<Writer> {
-        let tmp = path.with_extension("tmp");
-        Ok(Writer {
-            out: BufWriter::with_capacity(1 << 20, File::create(&tmp)?),
-            tmp,
-            path: path.to_path_buf(),
-            last: 0,
-            count: 0,
-        })
-    }
-
-    fn push(&mut self, p: u64) -> io::Result<()> {
-        debug_assert!(self.count == 0 || p > self.last);
-        let mut gap = p - self.last;
-        let mut bytes = [0u8; 10];
-        let mut n = 0;
-        loop {
-            let low = (gap & 127) as u8;
-            gap >>= 7;
-            bytes[n] = low | if gap > 0 { 128 } else { 0 };
-            n += 1;
-            if gap == 0 {
-                break;
-            }
-        }
-        self.out.write_all(&bytes[..n])?;
-        self.last = p;
-        self.count += 1;
-        Ok(())
-    }
-
-    /// The trailer written, the file renamed (and synced first when large: the rename then
-    /// survives a crash of the machine, where a small part is cheaper to build again than
-    /// to sync); its count.
-    fn finish(self) -> io::Result<u64> {
-        let large = self.count > 1 << 24;
-        self.close(large)
-    }
-
-    /// [`Writer::finish`], synced only when `durable` (a level's part outlives the run, a
-    /// sorting run does not).
-    fn close(mut self, durable: bool) -> io::Result<u64> {
-        self.out.write_all(&self.count.to_le_bytes())?;
-        self.out.write_all(&MAGIC.to_le_bytes())?;
-        self.out.flush()?;
-        if durable {
-            self.out.get_ref().sync_all()?;
-        }
-        fs::rename(&self.tmp, &self.path)?;
-        Ok(self.count)
-    }
-}
-
-/// The count of a complete part file, None when it is missing or incomplete.
-fn complete(path: &Path) -> Option<u64> {
-    trailer(&mut File::open(path).ok()?).ok()
-}
-
-fn trailer(f: &mut File) -> io::Result<u64> {
-    let mut t = [0u8; 16];
-    f.seek(SeekFrom::End(-16))?;
-    f.read_exact(&mut t)?;
-    let word = |i: usize| u64::from_le_bytes(t[i..i + 8].try_into().unwrap_or_default());
-    match word(8) == MAGIC {
-        true => Ok(word(0)),
-        false => Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "a level file without its trailer",
-        )),
-    }
-}
-
-/// Reads a part file written by [`Writer`].
-struct Reader {
-    inp: BufReader<File>,
-    left: u64,
-    last: u64,
-}
-
-impl Reader {
-    fn open(path: &Path) -> io::Result<Reader> {
-        let mut f = File::open(path)?;
-        let left = trailer(&mut f)?;
-        f.seek(SeekFrom::Start(0))?;
-        Ok(Reader {
-            inp: BufReader::with_capacity(1 << 20, f),
-            left,
-            last: 0,
-        })
-    }
-
-    fn next(&mut self) -> io::Result<Option<u64>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        self.last += self.varint()?;
-        Ok(Some(self.last))
-    }
-
-    /// Up to `max` positions more.
-    fn chunk(&mut self, max: usize) -> io::Result<Vec<u64>> {
-        let mut out = Vec::with_capacity(max.min(self.left as usize));
-        while out.len() < max {
-            match self.next()? {
-                Some(p) => out.push(p),
-                None => break,
-            }
-        }
-        Ok(out)
-    }
-
-    fn varint(&mut self) -> io::Result<u64> {
-        let (mut v, mut shift) = (0u64, 0u32);
-        loop {
-            let buf = self.inp.fill_buf()?;
-            if buf.is_empty() {
-                return Err(io::ErrorKind::UnexpectedEof.into());
-            }
-            let (mut used, mut done) = (0, false);
-            for &b in buf {
-                used += 1;
-                if shift > 63 {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "a gap over 64 bits",
-                    ));
-                }
-                v |= u64::from(b & 127) << shift;
-                shift += 7;
-                if b < 128 {
-                    done = true;
-                    break;
-                }
-            }
-            self.inp.consume(used);
-            if done {
-                return Ok(v);
-            }
-        }
-    }
-}
-
 /// The name of a search's directory: an FNV-1a digest of everything its levels depend on.
 fn digest(s: &Space, start: u64) -> String {
     let text = format!(
@@ -573,38 +371,4 @@ fn bar(shown: bool, name: &str) -> ProgressBar {
     bar.set_prefix(format!("{name} (on disk)"));
     bar.enable_steady_tick(std::time::Duration::from_millis(500));
     bar
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_file_reads_back_what_was_written_and_an_unfinished_one_is_not_complete() {
-        let dir = std::env::temp_dir().join(format!("solarmy-outcore-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.lvl");
-        let xs = [0u64, 1, 127, 128, 300, 1 << 40, u64::MAX];
-        let mut w = Writer::create(&path).unwrap();
-        xs.iter().for_each(|&x| w.push(x).unwrap());
-        assert_eq!(complete(&dir.join("a.tmp")), None);
-        assert_eq!(w.finish().unwrap(), xs.len() as u64);
-        assert_eq!(complete(&path), Some(xs.len() as u64));
-        let mut r = Reader::open(&path).unwrap();
-        assert_eq!(r.chunk(100).unwrap(), xs);
-        let mut s = Sorter::new(&dir, 8 * 1024);
-        for i in 0..10u64 {
-            s.extend((0..3000u64).map(|x| (x * 7919 + i) % 5000).collect())
-                .unwrap();
-        }
-        assert!(s.runs.len() > 1);
-        let mut out = Vec::new();
-        s.finish(&mut |p| {
-            out.push(p);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(out, (0..5000).collect::<Vec<u64>>());
-        fs::remove_dir_all(&dir).unwrap();
-    }
 }
