@@ -208,14 +208,16 @@ fn side(
             parts: Vec::new(),
             count: 0,
         };
-        for k in 0..work.parts {
-            let p = path(j, k);
-            bar.set_message(format!("level {j}, part {} of {}", k + 1, work.parts));
-            let count = match complete(&p) {
-                Some(count) => count,
-                None => build(&levels[j - 1], grow, k, work, &p, dir)?,
-            };
-            level.count += count;
+        let paths: Vec<PathBuf> = (0..work.parts).map(|k| path(j, k)).collect();
+        let missing: Vec<usize> = (0..work.parts)
+            .filter(|&k| complete(&paths[k]).is_none())
+            .collect();
+        bar.set_message(format!("level {j}: {} parts to build", missing.len()));
+        if !missing.is_empty() {
+            build(&levels[j - 1], grow, (&missing, &paths), work, dir)?;
+        }
+        for p in paths {
+            level.count += complete(&p).ok_or_else(|| io::Error::other("a part not written"))?;
             level.parts.push(p);
         }
         if let Some(log) = s.log {
@@ -227,25 +229,21 @@ fn side(
     Ok(levels)
 }
 
-/// Part k of the level after `prev`, written to `path`; its count.
+/// The parts `ks` of the level after `prev`, written to their `paths`.
 fn build(
     prev: &Level,
     grow: &Grower,
-    k: usize,
+    (ks, paths): (&[usize], &[PathBuf]),
     work: &Work,
-    path: &Path,
     dir: &Path,
-) -> io::Result<u64> {
-    let mut w = Writer::create(path)?;
-    gather(
-        prev,
-        &|l: &[u64]| grow.children(l),
-        k,
-        work,
-        dir,
-        &mut |p| w.push(p),
-    )?;
-    w.finish()
+) -> io::Result<()> {
+    let sorters = gather(prev, &|l: &[u64]| grow.children(l), ks, work, dir)?;
+    for (&k, sorter) in ks.iter().zip(sorters) {
+        let mut w = Writer::create(&paths[k])?;
+        sorter.finish(&mut |p| w.push(p))?;
+        w.finish()?;
+    }
+    Ok(())
 }
 
 /// Positions shared by two levels of the same parts, part by part.
@@ -270,11 +268,13 @@ fn shared_by(
     work: &Work,
     dir: &Path,
 ) -> io::Result<u64> {
+    let ks: Vec<usize> = (0..work.parts).collect();
+    let sorters = gather(source, make, &ks, work, dir)?;
     let mut n = 0;
-    for (k, part) in target.parts.iter().enumerate() {
+    for (part, sorter) in target.parts.iter().zip(sorters) {
         let mut r = Reader::open(part)?;
         let mut meet = Meet::new(&mut r)?;
-        gather(source, make, k, work, dir, &mut |p| {
+        sorter.finish(&mut |p| {
             n += u64::from(meet.holds(p)?);
             Ok(())
         })?;
@@ -303,19 +303,23 @@ impl<'a> Meet<'a> {
     }
 }
 
-/// The positions `make` gives from every part of `level` whose part is k, in increasing
-/// order without repeats, into `sink`: expanded a chunk per core, sorted in runs of the
-/// memory budget, the runs merged.
-fn gather(
+/// The positions `make` gives from every part of `level`, sorted out of core for each part
+/// k of `ks` (in one pass over the level, whatever the number of parts): expanded a chunk
+/// per core, each part's share sorted in runs of its share of the memory budget. The caller
+/// drains each [`Sorter`] in increasing order.
+fn gather<'a>(
     level: &Level,
     make: &(dyn Fn(&[u64]) -> Vec<u64> + Sync),
-    k: usize,
+    ks: &[usize],
     work: &Work,
-    dir: &Path,
-    sink: &mut dyn FnMut(u64) -> io::Result<()>,
-) -> io::Result<()> {
+    dir: &'a Path,
+) -> io::Result<Vec<Sorter<'a>>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut sorter = Sorter::new(dir, work.memory);
+    let share = work.memory / ks.len().max(1);
+    let mut sorters: Vec<Sorter> = ks.iter().map(|&k| Sorter::new(dir, k, share)).collect();
+    // slot[k]: the sorter of part k, if wanted.
+    let mut slot = vec![usize::MAX; work.parts];
+    ks.iter().enumerate().for_each(|(i, &k)| slot[k] = i);
     for path in &level.parts {
         let mut r = Reader::open(path)?;
         loop {
@@ -325,26 +329,36 @@ fn gather(
             if chunks[0].is_empty() {
                 break;
             }
-            let made: Vec<Vec<u64>> = std::thread::scope(|scope| {
+            let made: Vec<Vec<Vec<u64>>> = std::thread::scope(|scope| {
                 let hs: Vec<_> = chunks
                     .iter()
-                    .map(|c| scope.spawn(move || keep(make(c), k, work.parts)))
+                    .map(|c| scope.spawn(|| route(make(c), &slot, work.parts)))
                     .collect();
                 hs.into_iter()
                     .map(|h| h.join().unwrap_or_default())
                     .collect()
             });
-            for m in made {
-                sorter.extend(m)?;
+            for shares in made {
+                for (sorter, share) in sorters.iter_mut().zip(shares) {
+                    sorter.extend(share)?;
+                }
             }
         }
     }
-    sorter.finish(sink)
+    Ok(sorters)
 }
 
-fn keep(mut v: Vec<u64>, k: usize, parts: usize) -> Vec<u64> {
-    v.retain(|&p| part_of(p, parts) == k);
-    v
+/// Positions split by the sorter of their part (`slot`), those of no wanted part dropped.
+fn route(made: Vec<u64>, slot: &[usize], parts: usize) -> Vec<Vec<u64>> {
+    let wanted = slot.iter().filter(|&&i| i != usize::MAX).count();
+    let mut out = vec![Vec::new(); wanted];
+    for p in made {
+        let i = slot[part_of(p, parts)];
+        if i != usize::MAX {
+            out[i].push(p);
+        }
+    }
+    out
 }
 
 /// The name of a search's directory: an FNV-1a digest of everything its levels depend on.

@@ -15,15 +15,18 @@ const MAGIC: u64 = u64::from_le_bytes(*b"SOLCHK01");
 /// Sorts positions in runs of at most its budget, spilled to disk, and merges them.
 pub(super) struct Sorter<'a> {
     dir: &'a Path,
+    /// Names its runs apart from other sorters'.
+    tag: usize,
     cap: usize,
     buf: Vec<u64>,
     runs: Vec<PathBuf>,
 }
 
 impl Sorter<'_> {
-    pub(super) fn new(dir: &Path, memory: usize) -> Sorter<'_> {
+    pub(super) fn new(dir: &Path, tag: usize, memory: usize) -> Sorter<'_> {
         Sorter {
             dir,
+            tag,
             cap: (memory / 8).max(1 << 10),
             buf: Vec::new(),
             runs: Vec::new(),
@@ -43,8 +46,9 @@ impl Sorter<'_> {
         self.buf.sort_unstable();
         self.buf.dedup();
         let path = self.dir.join(format!(
-            "run-{}-{}.tmp",
+            "run-{}-{}-{}.tmp",
             std::process::id(),
+            self.tag,
             self.runs.len()
         ));
         let mut w = Writer::create(&path)?;
@@ -262,7 +266,7 @@ mod tests {
         assert_eq!(complete(&path), Some(xs.len() as u64));
         let mut r = Reader::open(&path).unwrap();
         assert_eq!(r.chunk(100).unwrap(), xs);
-        let mut s = Sorter::new(&dir, 8 * 1024);
+        let mut s = Sorter::new(&dir, 0, 8 * 1024);
         for i in 0..10u64 {
             s.extend((0..3000u64).map(|x| (x * 7919 + i) % 5000).collect())
                 .unwrap();
