@@ -334,7 +334,7 @@ fn disk(tag: &str) -> solarmy::proof::outcore::Work {
     let dir = std::env::temp_dir().join(format!("solarmy-pruned-{tag}-{}", std::process::id()));
     solarmy::proof::outcore::Work {
         dir,
-        memory: 64 << 10,
+        memory: 8 << 10,
         parts: 3,
     }
 }

@@ -37,7 +37,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use store::{Reader, Sorter, Writer, complete};
+use store::{Bloom, Reader, Sorter, Writer, complete};
 
 mod store;
 
@@ -213,8 +213,12 @@ fn side(
             .filter(|&k| complete(&paths[k]).is_none())
             .collect();
         bar.set_message(format!("level {j}: {} parts to build", missing.len()));
-        if !missing.is_empty() {
-            build(&levels[j - 1], grow, (&missing, &paths), work, dir)?;
+        // As many parts a pass as the memory holds, if a level at most doubles: then no
+        // part spills a run (a larger level spills, which costs time, not correctness).
+        let per_part = (2 * levels[j - 1].count / work.parts as u64).max(1);
+        let group = ((work.memory as u64 / 16) / per_part).max(1) as usize;
+        for ks in missing.chunks(group) {
+            build(&levels[j - 1], grow, (ks, &paths), work, dir)?;
         }
         for p in paths {
             level.count += complete(&p).ok_or_else(|| io::Error::other("a part not written"))?;
@@ -268,8 +272,20 @@ fn shared_by(
     work: &Work,
     dir: &Path,
 ) -> io::Result<u64> {
+    // Only what may be in the target goes through the sort: in a level with no play, hardly
+    // anything (the filter has no false negatives, so the count below stays exact).
+    let filter = Bloom::of(target, work.memory / 2)?;
+    let kept = |l: &[u64]| {
+        let mut made = make(l);
+        made.retain(|&p| filter.may_hold(p));
+        made
+    };
     let ks: Vec<usize> = (0..work.parts).collect();
-    let sorters = gather(source, make, &ks, work, dir)?;
+    let half = Work {
+        memory: work.memory / 2,
+        ..work.clone()
+    };
+    let sorters = gather(source, &kept, &ks, &half, dir)?;
     let mut n = 0;
     for (part, sorter) in target.parts.iter().zip(sorters) {
         let mut r = Reader::open(part)?;

@@ -33,9 +33,18 @@ impl Sorter<'_> {
         }
     }
 
+    /// More positions; a full buffer is first sorted without repeats in place, and spilled
+    /// as a run only when that leaves it more than half full.
     pub(super) fn extend(&mut self, more: Vec<u64>) -> io::Result<()> {
         if self.buf.len() + more.len() > self.cap && !self.buf.is_empty() {
-            self.spill()?;
+            self.buf.sort_unstable();
+            self.buf.dedup();
+            if 2 * self.buf.len() > self.cap {
+                self.spill()?;
+            }
+        }
+        if self.buf.capacity() == 0 {
+            self.buf.reserve(self.cap.max(more.len()));
         }
         self.buf.extend(more);
         Ok(())
@@ -249,6 +258,51 @@ impl Reader {
     }
 }
 
+/// A Bloom filter of a level's positions: `may_hold` is true of every position of the level
+/// (no false negatives) and of few others.
+pub(super) struct Bloom {
+    bits: Vec<u64>,
+    /// Bits in the filter (a power of two).
+    mask: u64,
+}
+
+impl Bloom {
+    /// The filter of every part of `level`, about ten bits a position, at most `memory` bytes.
+    pub(super) fn of(level: &super::Level, memory: usize) -> io::Result<Bloom> {
+        let want = (10 * level.count).max(1 << 12);
+        let most = (8 * memory as u64).max(1 << 12);
+        let size = want
+            .min(most)
+            .next_power_of_two()
+            .min(most.next_power_of_two());
+        let mut b = Bloom {
+            bits: vec![0; (size / 64).max(1) as usize],
+            mask: size - 1,
+        };
+        for path in &level.parts {
+            let mut r = Reader::open(path)?;
+            while let Some(p) = r.next()? {
+                b.slots(p)
+                    .for_each(|i| b.bits[(i / 64) as usize] |= 1 << (i % 64));
+            }
+        }
+        Ok(b)
+    }
+
+    /// The three bits of p: from two multiplicative hashes (Kirsch and Mitzenmacher).
+    fn slots(&self, p: u64) -> impl Iterator<Item = u64> + use<> {
+        let h1 = p.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        let h2 = (p ^ (p >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9) | 1;
+        let mask = self.mask;
+        (0..3u64).map(move |i| h1.wrapping_add(i.wrapping_mul(h2)) & mask)
+    }
+
+    pub(super) fn may_hold(&self, p: u64) -> bool {
+        self.slots(p)
+            .all(|i| self.bits[(i / 64) as usize] >> (i % 64) & 1 == 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +333,17 @@ mod tests {
         })
         .unwrap();
         assert_eq!(out, (0..5000).collect::<Vec<u64>>());
+        // A Bloom filter holds every position of its level, and few others.
+        let level = super::super::Level {
+            parts: vec![path.clone()],
+            count: xs.len() as u64,
+        };
+        let filter = Bloom::of(&level, 1 << 20).unwrap();
+        assert!(xs.iter().all(|&x| filter.may_hold(x)));
+        let wrong = (1000..101_000u64)
+            .filter(|&x| filter.may_hold(x * 7919))
+            .count();
+        assert!(wrong < 1000, "{wrong} false positives in 100,000");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
