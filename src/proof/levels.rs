@@ -18,6 +18,8 @@
 //!    whether a position is pruned does not depend on which image of its orbit is kept, and
 //!    the counts do not depend on how an image is chosen.
 
+pub(super) use canon::Canon;
+pub use canon::byte_tables;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The board and the prunings of a search.
@@ -92,69 +94,6 @@ fn image(g: &[usize], p: u64) -> u64 {
     (0..g.len())
         .filter(|&h| p >> h & 1 == 1)
         .fold(0, |m, h| m | 1 << g[h])
-}
-
-/// A position's images: the least of them represents its orbit.
-pub(super) struct Canon {
-    /// tables[g][k][byte] = the image under g of the holes 8k … 8k+7 given by `byte`.
-    tables: Vec<Vec<[u64; 256]>>,
-}
-
-/// Byte tables of a permutation `g` of `n` holes (at most 64): `t[k][byte]` is the image
-/// under g of the holes 8k … 8k+7 set in `byte`, so the image of a position is the OR of
-/// one look-up per byte.
-pub fn byte_tables(n: usize, g: impl Fn(usize) -> usize) -> Vec<[u64; 256]> {
-    (0..n.div_ceil(8))
-        .map(|k| {
-            let mut t = [0u64; 256];
-            for (byte, slot) in t.iter_mut().enumerate() {
-                for bit in 0..8 {
-                    let h = 8 * k + bit;
-                    if byte >> bit & 1 == 1 && h < n {
-                        *slot |= 1 << g(h);
-                    }
-                }
-            }
-            t
-        })
-        .collect()
-}
-
-impl Canon {
-    pub(super) fn new(n: usize, perms: &[Vec<usize>]) -> Canon {
-        let tables = perms.iter().map(|g| byte_tables(n, |h| g[h])).collect();
-        Canon { tables }
-    }
-
-    /// The images of p under each symmetry, into `out`.
-    fn images(&self, p: u64, out: &mut [u64]) {
-        for (slot, t) in out.iter_mut().zip(&self.tables) {
-            *slot = t
-                .iter()
-                .enumerate()
-                .fold(0, |acc, (k, t)| acc | t[(p >> (8 * k)) as usize & 255]);
-        }
-    }
-
-    /// The least image of q = p ^ flip, from the images of p and those of `flip` (an image
-    /// under a permutation is linear over XOR): the same as [`Canon::least`] of q.
-    fn least_after(&self, q: u64, images: &[u64], flips: &[u64]) -> u64 {
-        images
-            .iter()
-            .zip(flips)
-            .fold(q, |best, (img, f)| best.min(img ^ f))
-    }
-
-    /// The least of p and its images.
-    pub(super) fn least(&self, p: u64) -> u64 {
-        self.tables.iter().fold(p, |best, t| {
-            let img = t
-                .iter()
-                .enumerate()
-                .fold(0, |acc, (k, t)| acc | t[(p >> (8 * k)) as usize & 255]);
-            best.min(img)
-        })
-    }
 }
 
 /// The pagodas as per-byte sum tables: value(P) = Σ_k table[k][byte k of P], each with its
@@ -613,5 +552,6 @@ fn count_shared(a: &[u64], b: &[u64]) -> u64 {
     n
 }
 
+mod canon;
 #[cfg(test)]
 mod tests;
