@@ -118,6 +118,7 @@ fn no_play_checked(b: &PegBoard, (v, f): (usize, usize), s: [&Solved; 2], dir: &
             dir: dir.join("checker"),
             memory: 1 << 16,
             parts: 2,
+            log: false,
         }),
         ..Options::default()
     };

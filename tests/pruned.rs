@@ -336,6 +336,7 @@ fn disk(tag: &str) -> solarmy::proof::outcore::Work {
         dir,
         memory: 8 << 10,
         parts: 3,
+        log: false,
     }
 }
 

@@ -212,7 +212,8 @@ pub struct CheckArgs {
     pub vipr_unsolved: bool,
     /// A board's pruned exhaustion: keep its levels on disk in DIR (one subdirectory per
     /// search), for searches too large for memory; a rerun reads the levels already complete
-    /// there (trusted as this checker's own work: one check per DIR at a time)
+    /// there (trusted as this checker's own work: one check per DIR at a time); with -v, a
+    /// line per level built
     #[arg(long, value_name = "DIR")]
     pub work: Option<PathBuf>,
     /// With --work: the memory the sorting buffers may take, e.g. 8G (default: half the machine)

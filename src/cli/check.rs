@@ -67,6 +67,7 @@ fn options(a: &CheckArgs) -> Result<Options, Error> {
                 .memory
                 .unwrap_or_else(crate::play::peg::fewest::half_the_machine),
             parts: a.parts as usize,
+            log: a.display.verbose,
         }),
         cbc_record: match &a.cbc_record {
             Some(p) => Some(std::sync::Arc::new(

@@ -50,6 +50,8 @@ pub struct Work {
     pub memory: usize,
     /// Files per level.
     pub parts: usize,
+    /// One line on stderr per level (its positions, parts and seconds), for long checks.
+    pub log: bool,
 }
 
 /// Positions expanded at once by one thread.
@@ -85,6 +87,7 @@ impl Scratch {
                     dir: std::env::temp_dir().join(format!("solarmy-check-{}", std::process::id())),
                     memory: 1 << 30,
                     parts: 1,
+                    log: false,
                 },
                 temporary: true,
             },
@@ -201,6 +204,7 @@ fn side(
     }
     let mut levels = vec![Level { parts, count }];
     for j in 1..=depth {
+        let started = std::time::Instant::now();
         if levels[j - 1].count == 0 {
             break;
         }
@@ -226,6 +230,13 @@ fn side(
         }
         if let Some(log) = s.log {
             log(j, level.count as usize);
+        }
+        if work.log {
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!(
+                "check: {name} level {j}: {} positions in {} parts ({secs:.0} s)",
+                level.count, work.parts
+            );
         }
         levels.push(level);
     }
