@@ -396,3 +396,69 @@ fn board_solve_keeps_its_rounds_and_a_rerun_resumes_them() {
         "{err}"
     );
 }
+
+/// `check --work`: Ctrl-C while the levels are built on disk ends the check with exit 3 and
+/// the file said not checked; the complete parts stay, and the rerun reads them (their
+/// times unchanged) and accepts the proof. The proof is `moves --proof`'s on an English
+/// problem with no play ((0,1) -> (0,2), ruled out by position class; its levels pruned by
+/// the board's resource counts).
+#[test]
+fn check_on_disk_stops_and_resumes() {
+    let dir = scratch("sigint-check-work");
+    let proof = dir.join("no-play.json");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/english.toml");
+    let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
+        .args([
+            "moves",
+            "--model",
+            model,
+            "--vacancy",
+            "0,1",
+            "--finish",
+            "0,2",
+        ])
+        .args(["--prune", "shape", "--no-table", "-q", "--proof"])
+        .arg(&proof)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let work = dir.join("levels");
+    let args = [
+        "check",
+        "--work",
+        work.to_str().unwrap(),
+        "--parts",
+        "2",
+        proof.to_str().unwrap(),
+    ];
+    let (code, out) = interrupted(&args, Duration::from_millis(2500));
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("interrupted (Ctrl-C)"), "{out}");
+    let parts = |ext: &str| -> Vec<(String, std::time::SystemTime)> {
+        let mut v: Vec<_> = std::fs::read_dir(&work)
+            .unwrap()
+            .flatten()
+            .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
+            .filter(|f| f.file_name().to_string_lossy().ends_with(ext))
+            .map(|f| {
+                let t = f.metadata().unwrap().modified().unwrap();
+                (f.file_name().to_string_lossy().to_string(), t)
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = parts(".lvl");
+    assert!(!before.is_empty(), "no part written before the interrupt");
+    let o = Command::new(env!("CARGO_BIN_EXE_solarmy"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let after = parts(".lvl");
+    assert!(
+        before.iter().all(|b| after.contains(b)),
+        "a part built again"
+    );
+    assert!(after.len() > before.len());
+}

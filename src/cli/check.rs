@@ -31,6 +31,7 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
     let bar = crate::search::progress::bar(a.display.progress() && n > 1, n, "files");
     opts.progress &= bar.is_none();
     let stop = Stop::start(&a.files, a.time_limit, a.json);
+    stop.on_interrupt(&a.files, a.json);
     for path in &a.files {
         if let Some(pb) = &bar {
             pb.set_message(path.display().to_string());

@@ -55,8 +55,25 @@ impl Stop {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Ctrl-C ends the command as the time limit does: the files not checked said, exit 3
+    /// (1 when a file checked before failed); the levels a check built on disk stay for a
+    /// rerun (`check --work`), as every part is renamed into place only when complete.
+    pub fn on_interrupt(&self, files: &[PathBuf], json: bool) {
+        let (s, files) = (self.clone(), files.to_vec());
+        let _ = ctrlc::set_handler(move || s.end(&files, None, json));
+    }
+
     /// The time limit has passed: the files not checked said, and the command ended.
     fn expire(&self, files: &[PathBuf], secs: f64, json: bool) {
+        self.end(files, Some(secs), json);
+    }
+
+    /// Stopped by the time limit (`Some(secs)`) or Ctrl-C (None).
+    fn end(&self, files: &[PathBuf], limit: Option<f64>, json: bool) {
+        let why = match limit {
+            Some(secs) => format!("stopped by --time-limit after {secs} s"),
+            None => "interrupted (Ctrl-C)".to_string(),
+        };
         let p = self.lock();
         if p.done {
             return;
@@ -74,17 +91,22 @@ impl Stop {
                     let line = json!({
                         "file": f,
                         "ok": false,
-                        "error": format!("not checked: stopped by --time-limit after {secs} s"),
+                        "error": format!("not checked: {why}"),
                     });
                     let problem = problem.unwrap_or(Value::Null);
-                    let v = envelope::wrapped(line, problem, "time_limit", seconds);
+                    let status = if limit.is_some() {
+                        "time_limit"
+                    } else {
+                        "interrupted"
+                    };
+                    let v = envelope::wrapped(line, problem, status, seconds);
                     format!("{v}\n")
                 })
                 .collect(),
             false => {
                 let names: Vec<String> = left.iter().map(|f| f.display().to_string()).collect();
                 format!(
-                    "stopped by --time-limit after {secs} s: {} of {} files checked; not checked: {}\n",
+                    "{why}: {} of {} files checked; not checked: {}\n",
                     p.next,
                     files.len(),
                     names.join(", ")

@@ -196,6 +196,10 @@ fn side(
     let parts: Vec<PathBuf> = (0..work.parts).map(|k| path(0, k)).collect();
     let mut count = 0;
     for (k, p) in parts.iter().enumerate() {
+        if let Some(c) = complete(p) {
+            count += c;
+            continue;
+        }
         let mut w = Writer::create(p)?;
         for &x in root.iter().filter(|&&x| part_of(x, work.parts) == k) {
             w.push(x)?;
