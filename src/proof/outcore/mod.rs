@@ -117,6 +117,12 @@ pub fn meet(
     let back_depth = (total - depth).saturating_sub(usize::from(children));
     let dir = work.dir.join(digest(s, start));
     fs::create_dir_all(&dir)?;
+    // Runs left by a check stopped part way (one check per directory at a time).
+    for f in fs::read_dir(&dir)?.flatten() {
+        if f.file_name().to_string_lossy().ends_with(".tmp") {
+            fs::remove_file(f.path())?;
+        }
+    }
     let mask = if s.n >= 64 { !0 } else { (1u64 << s.n) - 1 };
     let dual = start == mask & !(1u64 << s.finish);
     let ahead = Grower::new(s, start, true);
