@@ -11,6 +11,13 @@ fn bad_input_gets_one_line_and_non_zero_exit() {
         &["solve", "--army", "conway", "--level", "-1"],
         &["solve", "--army", "conway", "--level", "x"],
         &["bounds", "--army", "nope"],
+        &[
+            "check",
+            "--work",
+            "/dev/null",
+            "results/proofs/conway-4.json.gz",
+        ],
+        &["check", "--memory", "1G", "results/proofs/conway-4.json.gz"],
     ] {
         let (code, _, err) = solarmy(args);
         assert_ne!(code, 0, "{args:?}");

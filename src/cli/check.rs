@@ -20,6 +20,12 @@ pub fn check(a: &CheckArgs) -> Result<u8, Error> {
         check_writable(dir)?;
     }
     if let Some(dir) = &a.work {
+        if dir.exists() && !dir.is_dir() {
+            return Err(Error::usage(format!(
+                "--work {}: not a directory",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::usage(format!("--work {}: {e}", dir.display())))?;
         check_writable(dir)?;
