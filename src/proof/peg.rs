@@ -339,8 +339,9 @@ fn exhausted(
             c.expect(!stated.children || depth < n - 2, || {
                 "a meeting by children needs a forward level before the last".into()
             })?;
-            let scratch = Scratch::new(work);
-            let out = super::outcore::meet(&space, start, depth, stated.children, &scratch.work);
+            let out = Scratch::new(work).and_then(|scratch| {
+                super::outcore::meet(&space, start, depth, stated.children, &scratch.work)
+            });
             c.expect(out.is_ok(), || {
                 format!("the levels on disk: {}", out.as_ref().unwrap_err())
             })?;

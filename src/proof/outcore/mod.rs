@@ -69,37 +69,33 @@ struct Level {
     count: u64,
 }
 
-/// The work of the search on disk: the caller's, or a temporary directory removed after.
+/// The work of the search on disk: the caller's, or a temporary directory of its own
+/// (unique, so that checks at once never share one), removed when dropped.
 pub struct Scratch {
     pub work: Work,
-    temporary: bool,
+    _temporary: Option<tempfile::TempDir>,
 }
 
 impl Scratch {
-    pub fn new(work: Option<&Work>) -> Scratch {
-        match work {
-            Some(w) => Scratch {
+    pub fn new(work: Option<&Work>) -> io::Result<Scratch> {
+        if let Some(w) = work {
+            return Ok(Scratch {
                 work: w.clone(),
-                temporary: false,
-            },
-            None => Scratch {
-                work: Work {
-                    dir: std::env::temp_dir().join(format!("solarmy-check-{}", std::process::id())),
-                    memory: 1 << 30,
-                    parts: 1,
-                    log: false,
-                },
-                temporary: true,
-            },
+                _temporary: None,
+            });
         }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if self.temporary {
-            let _ = std::fs::remove_dir_all(&self.work.dir);
-        }
+        let temporary = tempfile::Builder::new()
+            .prefix("solarmy-check-")
+            .tempdir()?;
+        Ok(Scratch {
+            work: Work {
+                dir: temporary.path().to_path_buf(),
+                memory: 1 << 30,
+                parts: 1,
+                log: false,
+            },
+            _temporary: Some(temporary),
+        })
     }
 }
 
