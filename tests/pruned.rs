@@ -434,3 +434,39 @@ fn a_pruned_proof_checks_on_disk_and_by_children() {
     assert!(e.contains("share") && e.starts_with("step "), "{e}");
     std::fs::remove_dir_all(&work.dir).unwrap();
 }
+
+/// The positions reachable from the English board's central vacancy, up to its 8 symmetries,
+/// are 23,475,688 (Durango Bill's count, quoted on Bell's peg-solitaire page), level by level
+/// alike in the checker's search by levels and the solver's: two searches of different code
+/// against the literature.
+#[test]
+fn the_english_board_reaches_the_published_count_of_positions() {
+    let b = model("english");
+    let c = b.index[&Cell::ORIGIN];
+    let n = b.cells.len();
+    let jumps: Vec<_> = b.jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
+    let perms = exhaust::group(&b, c);
+    let space = solarmy::proof::levels::Space {
+        n,
+        jumps: &jumps,
+        perms: &perms,
+        pagodas: &[],
+        finish: c,
+        max_level: 10_000_000,
+        log: None,
+        stop: None,
+        shown: false,
+    };
+    let start = (0..n).filter(|&h| h != c).fold(0u64, |m, h| m | 1 << h);
+    let checker: Vec<usize> = solarmy::proof::levels::every_level(&space, start, true, n - 1)
+        .unwrap()
+        .iter()
+        .map(Vec::len)
+        .collect();
+    assert_eq!(checker.iter().sum::<usize>(), 23_475_688, "{checker:?}");
+    use solarmy::play::peg::fewest::{Bits, Limits, Reach};
+    let bits = Bits::new(&b).unwrap();
+    let reach = Reach::new(&bits, c, n - 2, &Limits::default()).unwrap();
+    let solver: Vec<usize> = reach.levels.iter().map(|l| l.len()).collect();
+    assert_eq!(solver[..], checker[..solver.len()]);
+}
