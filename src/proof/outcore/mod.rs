@@ -214,26 +214,23 @@ fn side(
         if levels[j - 1].count == 0 {
             break;
         }
-        let mut level = Level {
-            parts: Vec::new(),
-            count: 0,
-        };
         let paths: Vec<PathBuf> = (0..work.parts).map(|k| path(j, k)).collect();
-        let missing: Vec<usize> = (0..work.parts)
-            .filter(|&k| complete(&paths[k]).is_none())
-            .collect();
+        // Each part's count: from its trailer when complete, else from its build.
+        let mut counts: Vec<Option<u64>> = paths.iter().map(|p| complete(p)).collect();
+        let missing: Vec<usize> = (0..work.parts).filter(|&k| counts[k].is_none()).collect();
         bar.set_message(format!("level {j}: {} parts to build", missing.len()));
         // As many parts a pass as the memory holds, if a level at most doubles: then no
         // part spills a run (a larger level spills, which costs time, not correctness).
         let per_part = (2 * levels[j - 1].count / work.parts as u64).max(1);
         let group = ((work.memory as u64 / 16) / per_part).max(1) as usize;
         for ks in missing.chunks(group) {
-            build(&levels[j - 1], grow, (ks, &paths), work, dir)?;
+            let built = build(&levels[j - 1], grow, (ks, &paths), work, dir)?;
+            ks.iter().zip(built).for_each(|(&k, c)| counts[k] = Some(c));
         }
-        for p in paths {
-            level.count += complete(&p).ok_or_else(|| io::Error::other("a part not written"))?;
-            level.parts.push(p);
-        }
+        let level = Level {
+            count: counts.into_iter().flatten().sum(),
+            parts: paths,
+        };
         if let Some(log) = s.log {
             log(j, level.count as usize);
         }
@@ -250,21 +247,22 @@ fn side(
     Ok(levels)
 }
 
-/// The parts `ks` of the level after `prev`, written to their `paths`.
+/// The parts `ks` of the level after `prev`, written to their `paths`; their counts.
 fn build(
     prev: &Level,
     grow: &Grower,
     (ks, paths): (&[usize], &[PathBuf]),
     work: &Work,
     dir: &Path,
-) -> io::Result<()> {
+) -> io::Result<Vec<u64>> {
     let sorters = gather(prev, &|l: &[u64]| grow.children(l), ks, work, dir)?;
+    let mut counts = Vec::with_capacity(ks.len());
     for (&k, sorter) in ks.iter().zip(sorters) {
         let mut w = Writer::create(&paths[k])?;
         sorter.finish(&mut |p| w.push(p))?;
-        w.finish()?;
+        counts.push(w.finish()?);
     }
-    Ok(())
+    Ok(counts)
 }
 
 /// Positions shared by two levels of the same parts, part by part.

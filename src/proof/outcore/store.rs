@@ -37,8 +37,7 @@ impl Sorter<'_> {
     /// as a run only when that leaves it more than half full.
     pub(super) fn extend(&mut self, more: Vec<u64>) -> io::Result<()> {
         if self.buf.len() + more.len() > self.cap && !self.buf.is_empty() {
-            self.buf.sort_unstable();
-            self.buf.dedup();
+            self.compact();
             if 2 * self.buf.len() > self.cap {
                 self.spill()?;
             }
@@ -50,10 +49,14 @@ impl Sorter<'_> {
         Ok(())
     }
 
-    /// The buffer, sorted and without repeats, as a run on disk.
-    fn spill(&mut self) -> io::Result<()> {
+    /// The buffer sorted, without repeats.
+    fn compact(&mut self) {
         self.buf.sort_unstable();
         self.buf.dedup();
+    }
+
+    /// The buffer, compacted already, as a run on disk.
+    fn spill(&mut self) -> io::Result<()> {
         let path = self.dir.join(format!(
             "run-{}-{}-{}.tmp",
             std::process::id(),
@@ -72,9 +75,8 @@ impl Sorter<'_> {
 
     /// Every position pushed, increasing, without repeats, into `sink`; the runs removed.
     pub(super) fn finish(mut self, sink: &mut dyn FnMut(u64) -> io::Result<()>) -> io::Result<()> {
+        self.compact();
         if self.runs.is_empty() {
-            self.buf.sort_unstable();
-            self.buf.dedup();
             return self.buf.iter().try_for_each(|&p| sink(p));
         }
         if !self.buf.is_empty() {
@@ -269,12 +271,10 @@ pub(super) struct Bloom {
 impl Bloom {
     /// The filter of every part of `level`, about ten bits a position, at most `memory` bytes.
     pub(super) fn of(level: &super::Level, memory: usize) -> io::Result<Bloom> {
-        let want = (10 * level.count).max(1 << 12);
-        let most = (8 * memory as u64).max(1 << 12);
-        let size = want
-            .min(most)
-            .next_power_of_two()
-            .min(most.next_power_of_two());
+        let want = (10 * level.count).max(1 << 12).next_power_of_two();
+        // The largest power of two within the budget (rounding up could double it).
+        let most = 1u64 << (63 - (8 * memory as u64).max(1 << 12).leading_zeros());
+        let size = want.min(most);
         let mut b = Bloom {
             bits: vec![0; (size / 64).max(1) as usize],
             mask: size - 1,
