@@ -21,6 +21,10 @@ pub struct Pruned {
     pub symmetries: usize,
     pub forward: Vec<u64>,
     pub backward: Vec<u64>,
+    /// The sides meet by children: no child of the last forward level lies in the last
+    /// backward level, which stops one short (the levels on disk of `moves --meet children`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub children: bool,
 }
 
 /// What the pruned exhaustion found.
@@ -245,8 +249,9 @@ const QUICK_PROBE_LEVEL: usize = 20_000;
 /// The most positions a level may hold in the quick tries' meeting.
 const MEETING_PROBE_LEVEL: usize = 2_000;
 
-/// The proof's content: the pagodas by cell (zero weights left out) and the counts.
-fn pruned(
+/// The proof's content: the pagodas by cell (zero weights left out) and the counts, the
+/// sides met level to level.
+pub fn pruned(
     board: &PegBoard,
     pagodas: &[Vec<i64>],
     symmetries: usize,
@@ -264,6 +269,7 @@ fn pruned(
         symmetries,
         forward,
         backward,
+        children: false,
     }
 }
 

@@ -522,7 +522,7 @@ pub fn proof(board: &PegBoard, o: &Outcome) -> Option<crate::proof::format::Proo
             symmetries: p.symmetries,
             forward: p.forward.clone(),
             backward: p.backward.clone(),
-            children: false,
+            children: p.children,
         },
         Verdict::Undecided { .. } => return None,
     };

@@ -127,7 +127,6 @@ pub fn write_proof(
 /// was found, or, as for [`stated_levels`], its levels were counted up to another group than
 /// the checker's (the symmetries fixing the finish).
 pub fn no_play_proof(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Option<Proof> {
-    use crate::play::peg::exhaust::Pruned;
     use crate::play::peg::settle::{self, Outcome, Verdict};
     let bits = Bits::new(board).ok()?;
     let (vi, fi) = (*board.index.get(&v)?, *board.index.get(&f)?);
@@ -137,18 +136,9 @@ pub fn no_play_proof(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Opti
         return None;
     }
     let (forward, backward, children) = stated_sides(s, board.cells.len().checked_sub(2)?)?;
-    let cells = |p: &Vec<i64>| {
-        (0..p.len())
-            .filter(|&h| p[h] != 0)
-            .map(|h| (board.cells[h], p[h]))
-            .collect()
-    };
-    let pruned = Pruned {
-        pagodas: s.weights.iter().map(cells).collect(),
-        symmetries: s.symmetry,
-        forward,
-        backward,
-    };
+    let mut pruned =
+        crate::play::peg::exhaust::pruned(board, &s.weights, s.symmetry, forward, backward);
+    pruned.children = children;
     let outcome = Outcome {
         vacancy: v,
         finish: f,
@@ -157,14 +147,7 @@ pub fn no_play_proof(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Opti
         cuts: 0,
         seconds: s.seconds,
     };
-    let mut proof = settle::proof(board, &outcome)?;
-    use crate::proof::format::BoardVerdict::Exhausted;
-    if let Claim::Board(c) = &mut proof.claim
-        && let Exhausted { children: by, .. } = &mut c.verdict
-    {
-        *by = children;
-    }
-    Some(proof)
+    settle::proof(board, &outcome)
 }
 
 /// The forward and backward counts a search without a play states, and whether its sides
@@ -175,7 +158,7 @@ fn stated_sides(s: &Solved, n: usize) -> Option<(Vec<u64>, Vec<u64>, bool)> {
     let (jf, jb) = (n - n / 2, n / 2);
     let upto = |v: &[u64], j: usize| -> Vec<u64> {
         let end = v.iter().position(|&c| c == 0).map_or(j, |z| z.min(j));
-        v[..=end.min(v.len() - 1)].to_vec()
+        v.iter().take(end + 1).copied().collect()
     };
     if s.forward.is_empty() {
         return None;
@@ -203,7 +186,7 @@ pub fn write_no_play(
     (v, f): (Cell, Cell),
 ) -> Result<std::result::Result<PathBuf, String>> {
     let Some(proof) = no_play_proof(s, board, (v, f)) else {
-        let why = "the levels are counted up to other symmetries than the checker's (`solve --proof` proves it)";
+        let why = "the levels state no claim the checker counts alike: counted up to other symmetries than the checker's, or not built to the middle (`solve --proof` proves it)";
         eprintln!("solarmy: no proof written to {}: {why}", path.display());
         return Ok(Err(why.into()));
     };
