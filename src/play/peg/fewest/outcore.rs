@@ -486,16 +486,19 @@ impl Plan {
     }
 }
 
+/// Pagodas by hole, as a problem's levels are pruned by them.
+type Weights = Vec<Vec<i64>>;
+
 /// The plans of a problem's two sides, and their depths: the forward levels from v, and the
 /// backward ones from f unless they are the forward ones (both holes of one class, unpruned,
-/// or one hole).
+/// or one hole); with the pagodas they prune by, as kept ([`super::pagodas_kept`]).
 pub(super) fn plans(
     board: &PegBoard,
     bits: &Bits,
     (v, f): (usize, usize),
     lim: &Limits,
     disk: &Disk,
-) -> Result<Vec<(Plan, usize)>, Stop> {
+) -> Result<(Vec<(Plan, usize)>, Weights), Stop> {
     let (jf, jb) = depths(bits);
     // Met by children, the forward levels stop one short of the middle.
     let jf = if disk.meet == Meet::Children {
@@ -535,7 +538,7 @@ pub(super) fn plans(
     if !same {
         out.push((plan(f, v), jb));
     }
-    Ok(out)
+    Ok((out, weights))
 }
 
 /// One problem with its levels on disk ([`super::solve_pair`] with `lim.disk` set): unpruned
@@ -550,7 +553,7 @@ pub fn solve_pair(
 ) -> Result<(Solved, u64), Stop> {
     let started = Instant::now();
     let (_, jb) = depths(bits);
-    let plans = plans(board, bits, (v, f), lim, disk)?;
+    let (plans, weights) = plans(board, bits, (v, f), lim, disk)?;
     let (fp, jf) = &plans[0];
     let fwd = fp.build(bits, *jf, lim, disk)?;
     let bwd_own = match plans.get(1) {
@@ -575,7 +578,7 @@ pub fn solve_pair(
     let levels = on_plays(bits, &h, sides, lim, disk)?;
     let mut s = solve_on_plays(board, bits, (v, f), &h, levels, lim, started)?;
     s.pagodas = fp.keep.len();
-    s.weights = super::pagodas_kept(board, bits, (v, f), lim, disk)?;
+    s.weights = weights;
     let sizes = |r: &DiskReach| r.levels.iter().map(|l| l.len).collect();
     s.forward = sizes(&fwd);
     s.backward = sizes(bwd);

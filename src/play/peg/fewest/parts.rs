@@ -70,7 +70,7 @@ pub fn run_step(
 ) -> Result<Vec<String>, Stop> {
     let mut done = Vec::new();
     let width = bits.n.div_ceil(8);
-    for (plan, depth) in plans(board, bits, (v, f), lim, disk)? {
+    for (plan, depth) in plans(board, bits, (v, f), lim, disk)?.0 {
         let level = match step {
             Job::Part { level, .. } | Job::Merge { level, .. } => level,
         };
