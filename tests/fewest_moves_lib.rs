@@ -103,7 +103,12 @@ fn the_counts_a_search_states_are_the_checkers() {
     let cells = b.cells.clone();
     let work = tempfile::tempdir().unwrap();
     let on_disk = fewest::Limits {
-        disk: levels::disk(Some(work.path()), None, fewest::Meet::Level).unwrap(),
+        disk: levels::disk(
+            Some(work.path()),
+            None,
+            (fewest::Meet::Level, fewest::Join::Auto),
+        )
+        .unwrap(),
         ..fewest::Limits::default()
     };
     let in_memory = fewest::Limits::default();

@@ -51,7 +51,7 @@ fn the_triangle_on_disk_is_the_triangle_in_memory() {
                     ..Limits::default()
                 };
                 let (a, _) = fewest::solve_one(&b, v, f, &mem).unwrap();
-                for join in [Join::Pairs, Join::Scan] {
+                for join in [Join::Pairs, Join::Scan, Join::Load] {
                     let lim = joined(dir.path(), pruning.clone(), u64::MAX, join);
                     let (d, _) = fewest::solve_one(&b, v, f, &lim).unwrap();
                     let what = format!("triangle5 {v} -> {f} {} {join:?}", pruning.name());
@@ -147,7 +147,7 @@ fn an_english_problem_of_two_hole_classes_by_either_join() {
     let (v, f) = (at(0, -2), at(0, 1));
     let (mem, _) = fewest::solve_one(&b, v, f, &Limits::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    for join in [Join::Pairs, Join::Scan] {
+    for join in [Join::Pairs, Join::Scan, Join::Load] {
         let lim = joined(dir.path(), Pruning::Off, u64::MAX, join).with_memory(4 << 20);
         let (d, _) = fewest::solve_one(&b, v, f, &lim).unwrap();
         same(&format!("english (0,-2) -> (0,1) {join:?}"), &mem, &d);

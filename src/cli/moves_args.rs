@@ -76,6 +76,12 @@ pub struct MovesArgs {
     /// few positions are on some play)
     #[arg(long, value_name = "HOW", default_value = "level", requires = "work", value_parser = crate::play::peg::fewest::Meet::parse)]
     pub meet: crate::play::peg::fewest::Meet,
+    /// With --work: how the positions on some play are tested against each level beside the
+    /// middle: load (the level read into a table in memory), scan (the level read against
+    /// the positions found), pairs (candidates sorted and merged with the level), or auto
+    /// (load when the memory budget holds the level); all give the same answer
+    #[arg(long, value_name = "HOW", default_value = "auto", requires = "work", value_parser = crate::play::peg::fewest::Join::parse)]
+    pub join: crate::play::peg::fewest::Join,
     /// With --work: build only part K of N of level J (the positions whose hash is K) from
     /// the complete level J − 1, as one job of a job array (scripts/levels-array), and exit
     #[arg(long, value_name = "J:K/N", requires = "work", value_parser = |s: &str| crate::play::peg::fewest::Job::parse(s, false))]

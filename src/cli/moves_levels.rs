@@ -26,7 +26,11 @@ pub fn moves(
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: progress(bar.as_ref(), a.display.verbose),
         pruning: a.prune.clone(),
-        disk: levels::disk(a.work.as_deref(), a.disk.map(|b| b as u64), a.meet)?,
+        disk: levels::disk(
+            a.work.as_deref(),
+            a.disk.map(|b| b as u64),
+            (a.meet, a.join),
+        )?,
         table: !a.no_table,
         ..Limits::default()
     }

@@ -8,7 +8,7 @@
 
 use crate::error::{Error, Result};
 use crate::play::peg::PegBoard;
-use crate::play::peg::fewest::{self, Disk, Job, Limits, Meet, Solved};
+use crate::play::peg::fewest::{self, Disk, Job, Join, Limits, Meet, Solved};
 use crate::problem::geometry::Cell;
 use std::path::Path;
 
@@ -17,7 +17,11 @@ pub type Stopped<T> = std::result::Result<T, String>;
 
 /// The levels' place on disk, `work` (created when missing), and the disk they may take at
 /// once: `budget`, else the space free there; None without `work`.
-pub fn disk(work: Option<&Path>, budget: Option<u64>, meet: Meet) -> Result<Option<Disk>> {
+pub fn disk(
+    work: Option<&Path>,
+    budget: Option<u64>,
+    (meet, join): (Meet, Join),
+) -> Result<Option<Disk>> {
     let Some(dir) = work else {
         return Ok(None);
     };
@@ -26,7 +30,7 @@ pub fn disk(work: Option<&Path>, budget: Option<u64>, meet: Meet) -> Result<Opti
         Some(b) => b,
         None => fewest::free_space(&dir).unwrap_or(u64::MAX),
     };
-    Ok(Some(Disk::new(dir, budget).met(meet)))
+    Ok(Some(Disk::new(dir, budget).met(meet).joined(join)))
 }
 
 /// The fewest moves from `v` to `f` on `board` within `lim`, and the positions the levels

@@ -30,15 +30,31 @@ pub struct Disk {
 }
 
 /// How the positions on some play one jump from those found are tested against a level on
-/// disk: by sorting the candidates and merging them with the level, or by reading the whole
-/// level and testing each of its positions against those found (in memory). Both give the
-/// same set; `Auto` takes the one expected to be cheaper.
+/// disk: by sorting the candidates and merging them with the level (`Pairs`), by reading the
+/// whole level and testing each of its positions against those found (`Scan`), or by loading
+/// the level into a table in memory and testing the candidates against it (`Load`). All give
+/// the same set; `Auto` loads the level when the memory budget holds it, and otherwise takes
+/// the cheaper of the other two.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Join {
     #[default]
     Auto,
     Pairs,
     Scan,
+    Load,
+}
+
+impl Join {
+    /// The command line's `--join`.
+    pub fn parse(s: &str) -> Result<Join, String> {
+        match s {
+            "auto" => Ok(Join::Auto),
+            "pairs" => Ok(Join::Pairs),
+            "scan" => Ok(Join::Scan),
+            "load" => Ok(Join::Load),
+            _ => Err(format!("'{s}' is not auto, pairs, scan or load")),
+        }
+    }
 }
 
 /// How the positions on some play at the middle (J jumps made) are found: from the forward

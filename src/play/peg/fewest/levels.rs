@@ -21,19 +21,32 @@ pub struct Lookup {
 
 impl Lookup {
     pub(super) fn new(keys: &[u64]) -> Lookup {
-        let size = (keys.len() + keys.len() * 3 / 7 + 1).max(16);
-        let mut t = Lookup {
-            slots: vec![u64::MAX; size],
-            len: keys.len(),
-        };
-        for &k in keys {
-            let mut i = t.home(k);
-            while t.slots[i] != u64::MAX {
-                i = t.after(i);
-            }
-            t.slots[i] = k;
-        }
+        let mut t = Lookup::sized(keys.len());
+        keys.iter().for_each(|&k| t.insert(k));
         t
+    }
+
+    /// An empty table with room for `n` keys (at 70% full).
+    pub(super) fn sized(n: usize) -> Lookup {
+        Lookup {
+            slots: vec![u64::MAX; (n + n * 3 / 7 + 1).max(16)],
+            len: 0,
+        }
+    }
+
+    /// Adds k, not yet in the table, which has room for it.
+    pub(super) fn insert(&mut self, k: u64) {
+        let mut i = self.home(k);
+        while self.slots[i] != u64::MAX {
+            i = self.after(i);
+        }
+        self.slots[i] = k;
+        self.len += 1;
+    }
+
+    /// The bytes a table of `n` keys takes.
+    pub(super) fn bytes(n: usize) -> usize {
+        8 * (n + n * 3 / 7 + 1).max(16)
     }
 
     /// The first slot tried for k: the high bits of a multiplicative hash, scaled to the table.

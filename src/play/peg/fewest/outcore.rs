@@ -284,6 +284,75 @@ fn scan(
     Ok(out)
 }
 
+/// The way `level` is tested against `next` (the positions on some play one jump nearer the
+/// middle) under `join`: `Auto` loads the level when its table and [`probe`]'s answer fit in
+/// `room` bytes; else it
+/// scans the level when the level (each position once per coset representative, `reps`) is
+/// small beside `next`, and sorts the candidates otherwise.
+fn how(join: Join, level: &LevelFile, reps: usize, next: usize, room: usize) -> Join {
+    match join {
+        // The table, and the answer with its repeats (about twice the next's size).
+        Join::Auto if Lookup::bytes(level.len as usize) + 24 * next <= room => Join::Load,
+        Join::Auto if level.len * (reps as u64) < 16 * next as u64 => Join::Scan,
+        Join::Auto => Join::Pairs,
+        chosen => chosen,
+    }
+}
+
+/// The positions of `items` with a candidate (made by `make`: the key a level holds, the
+/// position) whose key `level` holds, sorted, without repeats: the level read once into a
+/// table in memory, each candidate one look-up. The same set as [`filter`], with no sort.
+fn probe(
+    items: &[u64],
+    make: &Make<'_>,
+    level: &LevelFile,
+    lim: &Limits,
+) -> Result<Vec<u64>, Stop> {
+    let mut table = Lookup::sized(level.len as usize);
+    level.stream(0, level.len)?.each_block(BLOCK, |block| {
+        if lim.stopped() {
+            return Err(Stop::Interrupted);
+        }
+        for (i, &k) in block.iter().enumerate() {
+            // The table is far larger than the caches: ask for a slot ahead of its insert.
+            if let Some(&ahead) = block.get(i + 16) {
+                table.prefetch(ahead);
+            }
+            table.insert(k);
+        }
+        Ok(())
+    })?;
+    let keep = |_: usize, batch: &[u64], out: &mut Vec<u64>| {
+        let mut pairs = Vec::new();
+        batch.iter().for_each(|&q| make(q, &mut pairs));
+        pairs.iter().for_each(|&(k, _)| table.prefetch(k));
+        out.extend(
+            pairs
+                .iter()
+                .filter(|x| table.find(x.0).is_some())
+                .map(|x| x.1),
+        );
+    };
+    // A position is found once per neighbour it has among the items: repeats are dropped a
+    // chunk at a time, and the whole again whenever it has doubled, so that memory holds
+    // about twice the answer, not every hit.
+    let (mut out, mut clean) = (Vec::new(), 0);
+    for chunk in items.chunks(1 << 22) {
+        let mut hits = par_batches(chunk, &|| lim.stopped(), &keep)?;
+        hits.sort_unstable();
+        hits.dedup();
+        out.extend_from_slice(&hits);
+        if out.len() > 2 * clean + (1 << 24) {
+            out.sort_unstable();
+            out.dedup();
+            clean = out.len();
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
 /// Where a join's candidates come from.
 enum Source<'a> {
     Memory(&'a [u64]),
@@ -316,23 +385,6 @@ fn on_plays(
             out.push((fwd.key(bits, c), c));
         }
     };
-    let by_scan = |level: &LevelFile, reps: &[usize], next: &[u64]| match disk.join {
-        Join::Auto => level.len * (reps.len() as u64) < 16 * next.len() as u64,
-        Join::Scan => true,
-        Join::Pairs => false,
-    };
-    for j in (0..j_mid).rev() {
-        lim.tell(|| format!("the positions on some play after {j} jumps"));
-        let (now, after) = levels.split_at_mut(j + 1);
-        let level = &fwd.reach.levels[j];
-        now[j] = if by_scan(level, &reps, &after[0]) {
-            scan(bits, h, (fwd, &reps, false), level, &after[0], lim)?
-        } else {
-            let budget = (lim, disk, held(after));
-            filter(Source::Memory(&after[0]), &back, level, budget)?
-        };
-    }
-    let reps_b = coset_reps(bits, h, (bwd.g, bwd.g_inv), &bwd.reach.group);
     let on = |q: u64, out: &mut Vec<(u64, u64)>| {
         let mut cs = Vec::new();
         bits.children(q, &mut cs);
@@ -341,16 +393,33 @@ fn on_plays(
             out.push((bwd.key(bits, bits.full ^ c), c));
         }
     };
+    let reps_b = coset_reps(bits, h, (bwd.g, bwd.g_inv), &bwd.reach.group);
+    let test = |level: &LevelFile, (reps, backward): (&[usize], bool), next: &[u64], held| {
+        let side = if backward { bwd } else { fwd };
+        let make: &Make<'_> = if backward { &on } else { &back };
+        match how(
+            disk.join,
+            level,
+            reps.len(),
+            next.len(),
+            lim.memory.saturating_sub(held),
+        ) {
+            Join::Scan => scan(bits, h, (side, reps, backward), level, next, lim),
+            Join::Load => probe(next, make, level, lim),
+            _ => filter(Source::Memory(next), make, level, (lim, disk, held)),
+        }
+    };
+    for j in (0..j_mid).rev() {
+        lim.tell(|| format!("the positions on some play after {j} jumps"));
+        let (now, after) = levels.split_at_mut(j + 1);
+        let level = &fwd.reach.levels[j];
+        now[j] = test(level, (&reps, false), &after[0], held(after))?;
+    }
     for j in j_mid + 1..=n_jumps {
         lim.tell(|| format!("the positions on some play after {j} jumps"));
         let (before, now) = levels.split_at_mut(j);
         let level = &bwd.reach.levels[n_jumps - j];
-        now[0] = if by_scan(level, &reps_b, &before[j - 1]) {
-            scan(bits, h, (bwd, &reps_b, true), level, &before[j - 1], lim)?
-        } else {
-            let budget = (lim, disk, held(before));
-            filter(Source::Memory(&before[j - 1]), &on, level, budget)?
-        };
+        now[0] = test(level, (&reps_b, true), &before[j - 1], held(before))?;
     }
     Ok(levels)
 }
