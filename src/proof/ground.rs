@@ -30,6 +30,8 @@
 //!    h(P) = min over b ∈ B with w_b(P) >= 1 of r_b(P) + 1, and P is dead (h = ∞) when
 //!    w_t(P) < 1 or no b is left. A position k moves after the start is kept only if
 //!    k + h(P) <= m − 1; the positions dropped have no play of fewer than m moves in all.
+//! 4. On a board, h(P) is raised to the moves P's full Merson regions cost, a bound admissible
+//!    by its own argument ([`super::merson`]); the larger of two admissible bounds is one.
 
 use crate::problem::geometry::{Cell, Lattice};
 use crate::weight::golden::Golden;
@@ -55,6 +57,8 @@ pub struct Ground {
     pub(super) dist: Vec<Vec<u32>>,
     /// Weights by the same index: σ^dist from the target, σ^(1 + dist) from each b.
     pub(super) weights: Vec<Vec<Golden>>,
+    /// A board's Merson regions ([`super::merson`]); none for an army's ground.
+    pub(super) merson: Vec<Vec<u32>>,
 }
 
 impl Ground {
@@ -112,6 +116,10 @@ impl Ground {
                     .collect()
             })
             .collect();
+        let merson = match one_man {
+            true => super::merson::regions(&cells, &jumps, t),
+            false => Vec::new(),
+        };
         Ok(Ground {
             cells,
             jumps,
@@ -120,6 +128,7 @@ impl Ground {
             last_over: over,
             dist,
             weights,
+            merson,
         })
     }
 
@@ -156,7 +165,8 @@ impl Ground {
         }
     }
 
-    /// The bound h of the module doc; None: dead.
+    /// The bound h of the module doc, and on a board at least the moves its full Merson
+    /// regions cost ([`super::merson`]); None: dead. `men` sorted.
     pub(super) fn bound(&self, men: &[u32]) -> Option<u32> {
         let weighs_one = |k: usize| {
             let w = men
@@ -174,6 +184,7 @@ impl Ground {
                 (r != u32::MAX).then_some(r + 1)
             })
             .min()
+            .map(|h| h.max(super::merson::bound(&self.merson, men)))
     }
 }
 

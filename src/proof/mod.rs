@@ -30,6 +30,7 @@ pub mod ground;
 pub mod ip;
 pub mod levels;
 pub mod lp;
+mod merson;
 pub mod moves;
 pub mod outcore;
 pub mod peg;

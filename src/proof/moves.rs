@@ -47,7 +47,7 @@ pub enum Outcome {
 
 /// Every position one run of the man on `men[i]` leads to, on `occ` (the occupancy of
 /// `men`, restored on return): each jump's landing cell in turn, the man jumped over gone.
-fn runs(g: &Ground, men: &[u32], occ: &mut [bool], out: &mut Vec<Vec<u32>>) {
+pub(super) fn runs(g: &Ground, men: &[u32], occ: &mut [bool], out: &mut Vec<Vec<u32>>) {
     fn chain(g: &Ground, men: &[u32], at: u32, occ: &mut [bool], out: &mut Vec<Vec<u32>>) {
         for &(b, c) in &g.jumps[at as usize] {
             if occ[b as usize] && !occ[c as usize] {
