@@ -117,7 +117,7 @@ impl Ground {
             })
             .collect();
         let merson = match one_man {
-            true => super::merson::regions(&cells, &jumps, t),
+            true => super::merson::regions(&cells, &jumps),
             false => Vec::new(),
         };
         Ok(Ground {
@@ -168,6 +168,9 @@ impl Ground {
     /// The bound h of the module doc, and on a board at least the moves its full Merson
     /// regions cost ([`super::merson`]); None: dead. `men` sorted.
     pub(super) fn bound(&self, men: &[u32]) -> Option<u32> {
+        if self.is_goal(men) {
+            return Some(0);
+        }
         let weighs_one = |k: usize| {
             let w = men
                 .iter()

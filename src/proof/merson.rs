@@ -8,23 +8,27 @@
 //! after Robin Merson; on the 6×6 board they alone give the fewest moves of every problem.)
 //!
 //! **The bound, and why it is admissible.** Let D be disjoint regions, each full in a position
-//! P. A move is one man's chain of jumps from a hole x. A region of D that the move empties a
-//! hole of was full when that happened, so the jump that did it started in it, from the
-//! moving man; the man stood in it, and could only have landed there while it was full if it
-//! had been there from the start: so the region holds x. The regions are disjoint, so a move
-//! breaks at most one region of D, and a region of D not broken stays full. The board's goal
-//! (one man, on the target t) has no full region other than {t}, so with {t} left out of D,
-//! a play from P needs at least |D| moves. Any disjoint family of full regions will do; the
-//! checker takes them greedily, smallest first (then in the order of their holes).
+//! P that is not the goal (one man, on the target t). A move is one man's chain of jumps from
+//! a hole x. A region of D that the move empties a hole of for the first time since P was
+//! full when that happened, so the jump that did it started in it, from the moving man; the
+//! man stood in it, and could only have landed there while it was full if it had been there
+//! from the start: so the region holds x. The regions are disjoint, so a move empties a first
+//! hole of at most one region of D. Every region of D has a hole emptied before the goal: one
+//! other than {t} is not full at the goal, and {t} (a region alone: no jump passes over t)
+//! must be empty when the last jump lands on t, so its man jumps away first. So a play from P
+//! needs at least |D| moves. Any disjoint family of full regions will do; the checker takes
+//! them greedily, smallest first (then in the order of their holes). On the 6×6 board this
+//! is what makes a corner vacancy with its finish on the same corner cost 16: the first move
+//! fills the corner, which must be emptied again (Beasley's remark).
 //!
 //! **Which regions.** The checker tries every window of up to 3 × 3 lattice cells (its holes
 //! on the ground), keeps those that are regions by the definition above, each tested against
-//! every jump of the ground, and leaves out {t}. Fewer regions only weaken the bound.
+//! every jump of the ground. Fewer regions only weaken the bound.
 
 use crate::problem::geometry::Cell;
 
 /// The Merson regions of the ground's windows, as sorted hole indices, smallest first.
-pub(super) fn regions(cells: &[Cell], jumps: &[Vec<(u32, u32)>], target: u32) -> Vec<Vec<u32>> {
+pub(super) fn regions(cells: &[Cell], jumps: &[Vec<(u32, u32)>]) -> Vec<Vec<u32>> {
     let index = |c: Cell| cells.iter().position(|&x| x == c).map(|i| i as u32);
     let mut found: Vec<Vec<u32>> = Vec::new();
     for &Cell(x, y, _) in cells {
@@ -34,7 +38,7 @@ pub(super) fn regions(cells: &[Cell], jumps: &[Vec<(u32, u32)>], target: u32) ->
                 .filter_map(index)
                 .collect();
             r.sort_unstable();
-            if r != [target] && !found.contains(&r) && is_region(&r, jumps) {
+            if !r.is_empty() && !found.contains(&r) && is_region(&r, jumps) {
                 found.push(r);
             }
         }
@@ -53,8 +57,8 @@ fn is_region(r: &[u32], jumps: &[Vec<(u32, u32)>]) -> bool {
     })
 }
 
-/// The moves a play from the position of `men` still needs by its full regions: the size of
-/// a disjoint family of regions full in it ([`family`]).
+/// The moves a play from the position of `men`, not the goal, still needs by its full
+/// regions: the size of a disjoint family of regions full in it ([`family`]).
 pub(super) fn bound(regions: &[Vec<u32>], men: &[u32]) -> u32 {
     family(regions, men).len() as u32
 }
@@ -118,7 +122,7 @@ mod tests {
     #[test]
     fn a_move_breaks_at_most_one_region() {
         let g = square(Cell::xy(0, 0));
-        assert_eq!(bound(&g.merson, &[g.target]), 0);
+        assert_eq!(g.bound(&[g.target]), Some(0));
         let mut seed = 12345u64;
         for _ in 0..200 {
             let mut men = all_but(&g, Cell::xy(-1, 0));

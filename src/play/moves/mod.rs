@@ -52,9 +52,11 @@
 //!    a jump starting outside R cannot touch it (it would land on a man), so the first jump
 //!    that changes a full R starts inside R. Within one move, that first jump starts at the
 //!    move's start cell: any later start cell of the chain is a landing cell, empty just
-//!    before, so were it in R, R would already have changed in this move. Every full R other
-//!    than {target} must change (one man is left, on the target), and one move starts in at
-//!    most one of disjoint regions, so the number of disjoint full regions is a lower bound;
+//!    before, so were it in R, R would already have changed in this move. Every full R must
+//!    change before the goal: one man is left, on the target, so no other region is full
+//!    then, and {target} (no jump passes over a region alone) must be empty when the last
+//!    jump lands there, so its man jumps away first. One move starts in at most one of
+//!    disjoint regions, so the number of disjoint full regions is a lower bound;
 //!    h(P) is the larger of it and the bound of 2 and 4. The regions are found from the board
 //!    (windows of up to 3 × 3 cells that pass the test, e.g. the English board's eight arm
 //!    corners, which no jump passes over).

@@ -205,8 +205,7 @@ impl Tables {
     }
 
     /// Adds bound 5's regions: windows of up to 3 × 3 cells (their allowed cells) such that
-    /// every jump over a cell of the region from outside it lands inside it, other than the
-    /// target alone.
+    /// every jump over a cell of the region from outside it lands inside it.
     fn with_merson(mut self, p: &Problem) -> Tables {
         let (Some(cells), Goal::OneManOn(_)) = (&p.cells, p.goal) else {
             return self;
@@ -243,7 +242,7 @@ impl Tables {
                 let merson = jumps
                     .iter()
                     .all(|&(a, b, c)| !inside(b) || inside(a) || inside(c));
-                if merson && r != [Cell::ORIGIN] && !found.contains(&r) {
+                if merson && !r.is_empty() && !found.contains(&r) {
                     found.push(r);
                 }
             }
