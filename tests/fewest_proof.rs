@@ -119,3 +119,32 @@ fn the_english_central_game_is_proven_in_18_moves() {
         s.claim
     );
 }
+
+/// The 6×6 board's proofs in results/ (`scripts/board-proofs --board 6x6 --ida`): every row
+/// its CSV calls proven has its proof accepted by the checker's search by moves, whose Merson
+/// regions leave it next to nothing to search (Beasley: 15 moves from a vacancy off the
+/// corners, 16 from a corner), and a claim of one move fewer refused.
+#[test]
+fn the_6x6_fewest_moves_check_by_merson_regions() {
+    let csv = std::fs::read_to_string(results("results/boards/6x6-moves-proofs.csv")).unwrap();
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|&h| h == name).unwrap();
+    let mut n = 0;
+    for line in lines {
+        let row: Vec<&str> = line.split(',').collect();
+        if row[col("status")] != "proven" {
+            continue;
+        }
+        let mut proof = Proof::read(&results(row[col("proof")])).unwrap();
+        let s = check::check(&proof, &CheckOptions::default()).unwrap();
+        assert!(s.claim.contains("fewest moves"), "{}", s.claim);
+        let m = claim_of(&mut proof).moves;
+        assert_eq!(m.to_string(), row[col("proof_moves")]);
+        assert!((15..=16).contains(&m), "{line}");
+        claim_of(&mut proof).moves = m - 1;
+        refused(&proof);
+        n += 1;
+    }
+    assert!(n > 0, "no 6×6 proof to check");
+}

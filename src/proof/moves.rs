@@ -31,7 +31,8 @@ use crate::problem::{Army, Problem};
 use std::collections::HashSet;
 use std::time::Instant;
 
-/// The most positions one level may hold (a proof needing more is refused; it says so).
+/// The most positions one level may hold (a proof needing more is refused; it says so), on
+/// a ground of more than 64 cells.
 pub const MAX_LEVEL: usize = 5_000_000;
 
 /// How the search by moves ended.
@@ -73,6 +74,14 @@ pub(super) fn runs(g: &Ground, men: &[u32], occ: &mut [bool], out: &mut Vec<Vec<
 pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
     let mut start = start.to_vec();
     start.sort_unstable();
+    match g.cells.len() <= 64 {
+        true => search_packed(g, &start, moves),
+        false => search_list(g, start, moves),
+    }
+}
+
+/// [`search`] with each position the sorted list of its men's cells.
+fn search_list(g: &Ground, start: Vec<u32>, moves: u32) -> Outcome {
     if g.is_goal(&start) {
         return Outcome::Reached(0);
     }
@@ -100,7 +109,7 @@ pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
                 if g.is_goal(&q) {
                     return Outcome::Reached(k as usize);
                 }
-                if kept(k, &q) {
+                if !next.contains(&q) && kept(k, &q) {
                     next.insert(q);
                 }
             }
@@ -117,6 +126,94 @@ pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
         }
     }
     Outcome::Counts(counts)
+}
+
+/// The most positions one level may hold on a ground of at most 64 cells, where a position
+/// is one word ([`search_packed`]).
+pub const MAX_PACKED_LEVEL: usize = 150_000_000;
+
+/// The most positions a level of the search on `g` may hold.
+pub fn max_level(g: &Ground) -> usize {
+    match g.cells.len() <= 64 {
+        true => MAX_PACKED_LEVEL,
+        false => MAX_LEVEL,
+    }
+}
+
+/// [`search`] on a ground of at most 64 cells, each position the word of its cells: the same
+/// levels (sets, so the counts are the same), at 8 bytes a position instead of a list.
+fn search_packed(g: &Ground, start: &[u32], moves: u32) -> Outcome {
+    let word = |men: &[u32]| men.iter().fold(0u64, |w, &m| w | 1 << m);
+    let goal = |p: u64| match g.one_man {
+        true => p == 1 << g.target,
+        false => p >> g.target & 1 == 1,
+    };
+    let start = word(start);
+    if goal(start) {
+        return Outcome::Reached(0);
+    }
+    if moves == 0 {
+        return Outcome::Counts(Vec::new());
+    }
+    let last = moves - 1;
+    let mut men = Vec::new();
+    let mut kept = |k: u32, p: u64| {
+        men.clear();
+        men.extend((0..64u32).filter(|&c| p >> c & 1 == 1));
+        g.bound(&men).is_some_and(|h| k + h <= last)
+    };
+    let mut level: Vec<u64> = if kept(0, start) {
+        vec![start]
+    } else {
+        Vec::new()
+    };
+    let mut counts = vec![level.len() as u64];
+    let mut kids = Vec::new();
+    for k in 1..=last {
+        let mut next: HashSet<u64> = HashSet::new();
+        for &p in &level {
+            kids.clear();
+            runs_packed(g, p, &mut kids);
+            for &q in &kids {
+                if goal(q) {
+                    return Outcome::Reached(k as usize);
+                }
+                // A position already kept at this depth is not weighed again.
+                if !next.contains(&q) && kept(k, q) {
+                    next.insert(q);
+                }
+            }
+            if next.len() > MAX_PACKED_LEVEL {
+                return Outcome::TooMany(k as usize);
+            }
+        }
+        level = next.into_iter().collect();
+        counts.push(level.len() as u64);
+        if level.is_empty() {
+            counts.resize(moves as usize, 0);
+            break;
+        }
+    }
+    Outcome::Counts(counts)
+}
+
+/// [`runs`] on a position given as a word: every position one man's chain of jumps leads to.
+fn runs_packed(g: &Ground, p: u64, out: &mut Vec<u64>) {
+    fn chain(g: &Ground, rest: u64, at: u32, out: &mut Vec<u64>) {
+        for &(b, c) in &g.jumps[at as usize] {
+            if rest >> b & 1 == 1 && rest >> c & 1 == 0 {
+                let rest = rest & !(1 << b);
+                out.push(rest | 1 << c);
+                chain(g, rest, c, out);
+            }
+        }
+    }
+    let mut men = p;
+    while men != 0 {
+        let a = men.trailing_zeros();
+        men &= men - 1;
+        chain(g, p & !(1 << a), a, out);
+    }
 }
 
 pub(super) struct Checker {
@@ -257,7 +354,8 @@ fn repeat(
     })?;
     c.expect(!matches!(out, Outcome::TooMany(_)), || match out {
         Outcome::TooMany(k) => {
-            format!("depth {k} holds more than {MAX_LEVEL} positions: too many to check")
+            let most = max_level(g);
+            format!("depth {k} holds more than {most} positions: too many to check")
         }
         _ => String::new(),
     })?;
@@ -414,7 +512,44 @@ pub fn prepare(proof: &Proof, board: Option<(Cell, Cell)>) -> Result<MovesClaim,
         }),
         Outcome::Reached(k) => Err(format!("the checker's search finds a play of {k} moves")),
         Outcome::TooMany(k) => Err(format!(
-            "the checker's search would hold more than {MAX_LEVEL} positions at depth {k}"
+            "the checker's search would hold more than {} positions at depth {k}",
+            max_level(&g)
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::geometry::Cell;
+
+    /// Both representations of the search give the same outcome, counts included, on a
+    /// 5 × 4 board (Merson regions and all) from several vacancies to several finishes.
+    #[test]
+    fn the_packed_search_is_the_search_by_lists() {
+        let cells: Vec<Cell> = (0..4)
+            .flat_map(|y| (0..5).map(move |x| Cell::xy(x, y)))
+            .collect();
+        let dirs = [
+            Cell::xy(1, 0),
+            Cell::xy(-1, 0),
+            Cell::xy(0, 1),
+            Cell::xy(0, -1),
+        ];
+        let mut seen = 0;
+        for t in [Cell::xy(0, 0), Cell::xy(2, 1), Cell::xy(1, 3)] {
+            let g = Ground::new(cells.clone(), &dirs, t, true).unwrap();
+            for v in (0..20u32).step_by(3) {
+                let start: Vec<u32> = (0..20u32).filter(|&i| i != v).collect();
+                for moves in [3, 6, 9, 12] {
+                    let a = search_list(&g, start.clone(), moves);
+                    assert_eq!(a, search_packed(&g, &start, moves), "{t:?} {v} {moves}");
+                    if let Outcome::Counts(c) = a {
+                        seen += c.iter().sum::<u64>();
+                    }
+                }
+            }
+        }
+        assert!(seen > 10_000, "the searches compared hold {seen} positions");
     }
 }

@@ -65,6 +65,7 @@ pub fn stated_levels(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Opti
     let whole = s.pagodas == 0
         && fixing(vi) == s.symmetry
         && fixing(fi) == s.symmetry
+        && bits.stabiliser(&[vi, fi]).len() == s.symmetry
         && s.forward.len() > forward
         && s.backward.len() > backward
         && s.on_plays.len() == n + 1;
