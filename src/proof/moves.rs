@@ -82,38 +82,68 @@ pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
 
 /// [`search`] with each position the sorted list of its men's cells.
 fn search_list(g: &Ground, start: Vec<u32>, moves: u32) -> Outcome {
-    if g.is_goal(&start) {
+    let mut occ = vec![false; g.cells.len()];
+    let runs_of = |p: &Vec<u32>, out: &mut Vec<Vec<u32>>| {
+        p.iter().for_each(|&m| occ[m as usize] = true);
+        runs(g, p, &mut occ, out);
+        p.iter().for_each(|&m| occ[m as usize] = false);
+    };
+    let rules = Rules {
+        goal: &|p: &Vec<u32>| g.is_goal(p),
+        bound: &mut |p: &Vec<u32>| g.bound(p),
+        runs: runs_of,
+        most: MAX_LEVEL,
+    };
+    by_levels(start, moves, rules)
+}
+
+/// What the search by levels of [`by_levels`] needs of a representation of positions.
+struct Rules<'a, P, R> {
+    goal: &'a dyn Fn(&P) -> bool,
+    bound: &'a mut dyn FnMut(&P) -> Option<u32>,
+    /// Every position one run from a position.
+    runs: R,
+    /// The most positions a depth may hold.
+    most: usize,
+}
+
+/// The search of the module doc, whatever a position is: the level of depth k is every
+/// position one run from the level before whose bound leaves it within `moves` − 1 moves.
+fn by_levels<P, R>(start: P, moves: u32, mut r: Rules<'_, P, R>) -> Outcome
+where
+    P: Eq + std::hash::Hash,
+    R: FnMut(&P, &mut Vec<P>),
+{
+    if (r.goal)(&start) {
         return Outcome::Reached(0);
     }
     if moves == 0 {
         return Outcome::Counts(Vec::new());
     }
     let last = moves - 1;
-    let kept = |k: u32, p: &[u32]| g.bound(p).is_some_and(|h| k + h <= last);
-    let mut level: Vec<Vec<u32>> = if kept(0, &start) {
+    let mut kept = |k: u32, p: &P| (r.bound)(p).is_some_and(|h| k + h <= last);
+    let mut level: Vec<P> = if kept(0, &start) {
         vec![start]
     } else {
         Vec::new()
     };
     let mut counts = vec![level.len() as u64];
-    let mut occ = vec![false; g.cells.len()];
     let mut kids = Vec::new();
     for k in 1..=last {
-        let mut next: HashSet<Vec<u32>> = HashSet::new();
+        let mut next: HashSet<P> = HashSet::new();
         for p in &level {
-            p.iter().for_each(|&m| occ[m as usize] = true);
             kids.clear();
-            runs(g, p, &mut occ, &mut kids);
-            p.iter().for_each(|&m| occ[m as usize] = false);
+            (r.runs)(p, &mut kids);
             for q in kids.drain(..) {
-                if g.is_goal(&q) {
+                if (r.goal)(&q) {
                     return Outcome::Reached(k as usize);
                 }
+                // A position already kept at this depth is not weighed again.
                 if !next.contains(&q) && kept(k, &q) {
                     next.insert(q);
                 }
             }
-            if next.len() > MAX_LEVEL {
+            if next.len() > r.most {
                 return Outcome::TooMany(k as usize);
             }
         }
@@ -143,58 +173,22 @@ pub fn max_level(g: &Ground) -> usize {
 /// [`search`] on a ground of at most 64 cells, each position the word of its cells: the same
 /// levels (sets, so the counts are the same), at 8 bytes a position instead of a list.
 fn search_packed(g: &Ground, start: &[u32], moves: u32) -> Outcome {
-    let word = |men: &[u32]| men.iter().fold(0u64, |w, &m| w | 1 << m);
-    let goal = |p: u64| match g.one_man {
-        true => p == 1 << g.target,
-        false => p >> g.target & 1 == 1,
-    };
-    let start = word(start);
-    if goal(start) {
-        return Outcome::Reached(0);
-    }
-    if moves == 0 {
-        return Outcome::Counts(Vec::new());
-    }
-    let last = moves - 1;
+    let word = start.iter().fold(0u64, |w, &m| w | 1 << m);
     let mut men = Vec::new();
-    let mut kept = |k: u32, p: u64| {
-        men.clear();
-        men.extend((0..64u32).filter(|&c| p >> c & 1 == 1));
-        g.bound(&men).is_some_and(|h| k + h <= last)
+    let rules = Rules {
+        goal: &|&p: &u64| match g.one_man {
+            true => p == 1 << g.target,
+            false => p >> g.target & 1 == 1,
+        },
+        bound: &mut |&p: &u64| {
+            men.clear();
+            men.extend((0..64u32).filter(|&c| p >> c & 1 == 1));
+            g.bound(&men)
+        },
+        runs: |&p: &u64, out: &mut Vec<u64>| runs_packed(g, p, out),
+        most: MAX_PACKED_LEVEL,
     };
-    let mut level: Vec<u64> = if kept(0, start) {
-        vec![start]
-    } else {
-        Vec::new()
-    };
-    let mut counts = vec![level.len() as u64];
-    let mut kids = Vec::new();
-    for k in 1..=last {
-        let mut next: HashSet<u64> = HashSet::new();
-        for &p in &level {
-            kids.clear();
-            runs_packed(g, p, &mut kids);
-            for &q in &kids {
-                if goal(q) {
-                    return Outcome::Reached(k as usize);
-                }
-                // A position already kept at this depth is not weighed again.
-                if !next.contains(&q) && kept(k, q) {
-                    next.insert(q);
-                }
-            }
-            if next.len() > MAX_PACKED_LEVEL {
-                return Outcome::TooMany(k as usize);
-            }
-        }
-        level = next.into_iter().collect();
-        counts.push(level.len() as u64);
-        if level.is_empty() {
-            counts.resize(moves as usize, 0);
-            break;
-        }
-    }
-    Outcome::Counts(counts)
+    by_levels(word, moves, rules)
 }
 
 /// [`runs`] on a position given as a word: every position one man's chain of jumps leads to.
