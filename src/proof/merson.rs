@@ -5,7 +5,8 @@
 //! or lands in R. While R is full (a man on each of its holes) no jump lands in R, so the
 //! first jump that empties a hole of R, whether it moves a man out of R or jumps over one,
 //! starts in R. (Beasley, *Some observations on the analysis of peg solitaire by computer*,
-//! after Robin Merson; on the 6×6 board they alone give the fewest moves of every problem.)
+//! after Robin Merson; on the 6×6 board they give the fewest moves of every problem that
+//! starts in a corner and of most others.)
 //!
 //! **The bound, and why it is admissible.** Let D be disjoint regions, each full in a position
 //! P that is not the goal (one man, on the target t). A move is one man's chain of jumps from
@@ -115,6 +116,20 @@ mod tests {
             bound(&corner.merson, &all_but(&corner, Cell::xy(-2, -2))),
             15
         );
+    }
+
+    /// From a1 to a1: the first move (a3 over a2) fills the corner again, and the corner,
+    /// which is the finish, counts: 15 more moves after it, 16 in all.
+    #[test]
+    fn the_corner_that_is_the_finish_counts() {
+        let a1 = Cell::xy(-2, -2);
+        let g = square(a1);
+        let (a2, a3) = (Cell::xy(-2, -1), Cell::xy(-2, 0));
+        let after: Vec<u32> = (0..36u32)
+            .filter(|&i| ![a2, a3].contains(&g.cells[i as usize]))
+            .collect();
+        assert_eq!(bound(&g.merson, &all_but(&g, a1)), 15);
+        assert_eq!(bound(&g.merson, &after), 15);
     }
 
     /// Along random plays, every move leaves all but at most one region of the family taken

@@ -26,10 +26,15 @@ impl Lookup {
         t
     }
 
-    /// An empty table with room for `n` keys (at 70% full).
+    /// The slots of a table for `n` keys (at 70% full).
+    fn slots_for(n: usize) -> usize {
+        (n + n * 3 / 7 + 1).max(16)
+    }
+
+    /// An empty table with room for `n` keys.
     pub(super) fn sized(n: usize) -> Lookup {
         Lookup {
-            slots: vec![u64::MAX; (n + n * 3 / 7 + 1).max(16)],
+            slots: vec![u64::MAX; Lookup::slots_for(n)],
             len: 0,
         }
     }
@@ -46,7 +51,7 @@ impl Lookup {
 
     /// The bytes a table of `n` keys takes.
     pub(super) fn bytes(n: usize) -> usize {
-        8 * (n + n * 3 / 7 + 1).max(16)
+        8 * Lookup::slots_for(n)
     }
 
     /// The first slot tried for k: the high bits of a multiplicative hash, scaled to the table.

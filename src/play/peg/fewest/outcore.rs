@@ -286,9 +286,8 @@ fn scan(
 
 /// The way `level` is tested against `next` (the positions on some play one jump nearer the
 /// middle) under `join`: `Auto` loads the level when its table and [`probe`]'s answer fit in
-/// `room` bytes; else it
-/// scans the level when the level (each position once per coset representative, `reps`) is
-/// small beside `next`, and sorts the candidates otherwise.
+/// `room` bytes; else it scans the level when the level (each position once per coset
+/// representative, `reps`) is small beside `next`, and sorts the candidates otherwise.
 fn how(join: Join, level: &LevelFile, reps: usize, next: usize, room: usize) -> Join {
     match join {
         // The table, and the answer with its repeats (about twice the next's size).
