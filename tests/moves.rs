@@ -193,10 +193,16 @@ fn one_man_on_a_finite_board() {
             goal: Goal::OneManOn(Cell::ORIGIN),
         };
         let exact = bfs(&p);
-        let ans = moves::solve(&p, Options::default()).unwrap();
-        match exact {
-            Some(e) => assert_eq!(ans.min_moves, Some(e), "{:?}", p.start),
-            None => assert_eq!(ans.status, Status::Impossible, "{:?}", p.start),
+        for breadth_first in [false, true] {
+            let opts = Options {
+                breadth_first,
+                ..Options::default()
+            };
+            let ans = moves::solve(&p, opts).unwrap();
+            match exact {
+                Some(e) => assert_eq!(ans.min_moves, Some(e), "{:?}", p.start),
+                None => assert_eq!(ans.status, Status::Impossible, "{:?}", p.start),
+            }
         }
     }
 }
@@ -337,6 +343,11 @@ proptest! {
         if exact.is_some() {
             let ans = moves::solve(&p, Options::default()).unwrap();
             prop_assert_eq!(ans.min_moves, exact);
+            // Each depth searched breadth-first: the same minimum, its play replayed inside.
+            let by_levels = Options { breadth_first: true, ..Options::default() };
+            let ans = moves::solve(&p, by_levels).unwrap();
+            prop_assert_eq!(ans.min_moves, exact);
+            prop_assert!(ans.play.is_some());
         }
     }
 }

@@ -46,6 +46,11 @@ pub struct MovesArgs {
     /// search by levels (the default for boards of at most 64 holes)
     #[arg(long)]
     pub ida: bool,
+    /// With --ida: search each depth breadth-first, a position as one word (boards of at
+    /// most 64 holes), instead of depth-first with a transposition table; faster where a
+    /// depth holds more positions than the table, at 16 bytes a position
+    #[arg(long, requires = "ida")]
+    pub breadth: bool,
     /// A board problem by levels: prune each side's levels by pagoda functions made for the
     /// problem: off, shape (the board's resource counts) or sharpened (those and pagodas
     /// found by a small integer program); the fewest moves are the same, the levels smaller

@@ -65,6 +65,7 @@ pub fn moves(a: &MovesArgs) -> Result<u8, Error> {
         interrupt: Some(&crate::ip::solve::INTERRUPTED),
         progress: None,
         resume_depth: 0,
+        breadth_first: a.breadth,
     };
     let ans = fewest_board::solve(&board, (v, f), opts)?;
     report(a, &board, (v, f), &start, &ans, seed_moves)?;

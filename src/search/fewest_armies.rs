@@ -151,6 +151,7 @@ fn search_army(
         interrupt: lim.interrupt,
         progress: None,
         resume_depth: 0,
+        breadth_first: false,
     };
     moves::solve(&problem, opts).map_err(Error::Limit)
 }

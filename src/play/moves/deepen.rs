@@ -3,6 +3,7 @@
 //! searched exhaustively, until a play is found, the best known play's length is reached, or
 //! the search stops.
 
+use super::breadth::Packing;
 use super::search::{Search, Verdict};
 use super::tables::{Tables, W};
 use super::{Answer, Options, Problem, Status, check_play};
@@ -94,6 +95,7 @@ impl<'a> Search<'a> {
     ) -> Result<(), String> {
         let key = self.t.canonical(men);
         let most = men.len() as u32 - 1;
+        let packing = self.breadth_first.then(|| Packing::new(self.t)).flatten();
         let mut depth = h0;
         loop {
             if upper.is_some_and(|u| depth >= u) {
@@ -107,7 +109,11 @@ impl<'a> Search<'a> {
             self.depth = depth;
             self.visits = 0;
             self.path.clear();
-            let v = self.dfs(men, w, &key, depth);
+            let breadth = packing.as_ref().and_then(|pk| self.breadth(pk, men, depth));
+            let v = match breadth {
+                Some(v) => v,
+                None => self.dfs(men, w, &key, depth),
+            };
             if ans.positions.len() <= depth as usize {
                 ans.positions.resize(depth as usize + 1, 0);
             }

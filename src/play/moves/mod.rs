@@ -88,8 +88,8 @@
 //! depth reaches the best play.
 //!
 //! The parts: the problem, the options and the answer (here), the search's grid and the
-//! bounds above ([`tables`]), the depth-first search of one depth ([`search`]), the
-//! iterative deepening that proves the minimum ([`deepen`]) and the probes ([`beam`]).
+//! bounds above ([`tables`]), the depth-first search of one depth ([`search`]) or, on a board
+//! of at most 64 holes, its breadth-first search ([`breadth`]), the iterative deepening that proves the minimum ([`deepen`]) and the probes ([`beam`]).
 
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice};
@@ -98,6 +98,7 @@ use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
 mod beam;
+mod breadth;
 mod deepen;
 mod search;
 mod tables;
@@ -219,6 +220,9 @@ pub struct Options {
     /// same problem (the caller's stamped record of it): the deepening starts here, and the
     /// answer says so ([`Answer::resumed_below`]). 0: none.
     pub resume_depth: u32,
+    /// Search each depth breadth-first, a position as one word ([`breadth`]), on boards of
+    /// at most 64 holes; depth-first otherwise, or when a level outgrows its cap.
+    pub breadth_first: bool,
 }
 
 impl Default for Options {
@@ -231,6 +235,7 @@ impl Default for Options {
             interrupt: None,
             progress: None,
             resume_depth: 0,
+            breadth_first: false,
         }
     }
 }

@@ -91,6 +91,8 @@ pub(super) struct Search<'a> {
     /// (see [`beam`]), used while `restrict` is set.
     pub(super) avail: Vec<u8>,
     pub(super) restrict: bool,
+    /// Search each depth breadth-first where the board allows ([`Options::breadth_first`]).
+    pub(super) breadth_first: bool,
 }
 
 impl Search<'_> {
@@ -389,6 +391,7 @@ impl<'a> Search<'a> {
             last_report: 0.0,
             avail: Vec::new(),
             restrict: false,
+            breadth_first: opts.breadth_first,
         }
     }
 }

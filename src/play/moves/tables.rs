@@ -374,6 +374,26 @@ impl Tables {
         }
     }
 
+    /// The grid index of each grid cell's mirror image (u32::MAX: off the grid), when
+    /// positions are kept up to the mirror; None otherwise.
+    pub(super) fn mirror_grid(&self) -> Option<Vec<u32>> {
+        if !self.use_mirror {
+            return None;
+        }
+        let height = self.base.len() as i32 / self.width;
+        let index = |k: u32| {
+            let x = (k >> 16) as i32 - 32768 - self.x0;
+            let y = (k & 0xffff) as i32 - 32768 - self.y0;
+            let inside = (0..self.width).contains(&x) && (0..height).contains(&y);
+            if inside {
+                (y * self.width + x) as u32
+            } else {
+                u32::MAX
+            }
+        };
+        Some(self.mirror_key.iter().map(|&k| index(k)).collect())
+    }
+
     /// The canonical key of a position: its sorted cells, or those of its mirror image if
     /// smaller.
     pub(super) fn canonical(&self, men: &[u32]) -> Vec<u32> {
