@@ -2,6 +2,8 @@
 //! equals a plain breadth-first search over moves (sets of cells, no symmetry, no bits) on
 //! every problem of small boards, its plays replay, and the catalogue agrees with itself.
 
+mod common;
+use common::solarmy;
 use solarmy::play::peg::PegBoard;
 use solarmy::play::peg::fewest::{self, Limits, Status};
 use solarmy::problem::geometry::Cell;
@@ -219,4 +221,49 @@ fn english_central_game_takes_18_moves() {
     let c = b.index[&Cell::xy(0, 0)];
     let (s, _) = fewest::solve_one(&b, c, c, &Limits::default()).unwrap();
     assert_eq!(s.min_moves, Some(18));
+}
+
+/// Beasley's endgame table of the English board's centre ("Some observations on the analysis
+/// of peg solitaire by computer"): without constraints, the positions one man on the centre
+/// is reached from in 1, 2, 3, 4 moves and no fewer number 1, 16, 979 and 14 115, up to the
+/// board's symmetry (level 0 is the finish itself).
+#[test]
+fn the_english_endgame_table_is_beasleys() {
+    let b = board("english");
+    let bits = fewest::Bits::new(&b).unwrap();
+    let centre = b.index[&Cell::xy(0, 0)];
+    let t = fewest::endgame::table(&bits, centre, 4, usize::MAX);
+    let counts: Vec<usize> = t.iter().map(Vec::len).collect();
+    assert_eq!(counts, [1, 1, 16, 979, 14115]);
+}
+
+/// `moves --level-counts` on the command line: both tables as JSON, the kept counts never
+/// above the counts in all, and the option refused beside --ida.
+#[test]
+fn level_counts_on_the_command_line() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/english.toml");
+    let m = model.to_str().unwrap();
+    let args = ["moves", "--model", m, "--vacancy", "0,0", "--finish", "0,0"];
+    let (code, out, err) = solarmy(
+        &[
+            &args[..],
+            &["--level-counts", "3", "--prune", "shape", "--json"],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(j["status"], "counted");
+    let levels = j["levels"].as_array().unwrap();
+    let endgame: Vec<u64> = levels
+        .iter()
+        .map(|l| l["endgame"].as_u64().unwrap())
+        .collect();
+    assert_eq!(endgame, [1, 1, 16, 979]);
+    for l in levels {
+        assert!(l["endgame_kept"].as_u64() <= l["endgame"].as_u64());
+        assert!(l["forward_kept"].as_u64() <= l["forward"].as_u64());
+    }
+    let (code, _, err) = solarmy(&[&args[..], &["--level-counts", "3", "--ida"]].concat());
+    assert_eq!(code, 2, "{err}");
 }

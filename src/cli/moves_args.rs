@@ -51,6 +51,12 @@ pub struct MovesArgs {
     /// depth holds more positions than the table, at 16 bytes a position
     #[arg(long, requires = "ida")]
     pub breadth: bool,
+    /// A board problem: count the positions by moves, levels 0 … K, instead of solving it:
+    /// forward from the start (reached in k moves and no fewer) and backward from the finish
+    /// (Beasley's endgame table: the finish reached in k moves and no fewer), each in all and
+    /// as kept by the problem's pagodas (--prune), up to the symmetries fixing both holes
+    #[arg(long, value_name = "K", conflicts_with_all = ["ida", "proof"])]
+    pub level_counts: Option<usize>,
     /// A board problem by levels: prune each side's levels by pagoda functions made for the
     /// problem: off, shape (the board's resource counts) or sharpened (those and pagodas
     /// found by a small integer program); the fewest moves are the same, the levels smaller

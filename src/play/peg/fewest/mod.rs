@@ -33,8 +33,9 @@
 //!
 //! The parts: a board as bits and its symmetries ([`bits`]), the forward levels from a hole
 //! and the sets that hold them ([`levels`]), the positions on some play, the move graph on
-//! them and its shortest path ([`graph`], which solves one problem from its levels), and the
-//! catalogue of every problem of a board, its levels shared by hole class ([`catalogue()`]).
+//! them and its shortest path ([`graph`], which solves one problem from its levels), the
+//! catalogue of every problem of a board, its levels shared by hole class ([`catalogue()`]),
+//! and the endgame table, positions by their fewest moves to the finish ([`endgame`]).
 
 use super::PegBoard;
 use crate::proof::verify::Step;
@@ -45,6 +46,7 @@ mod bits;
 mod bloom;
 mod catalogue;
 mod disk;
+pub mod endgame;
 mod graph;
 mod levels;
 mod outcore;
