@@ -217,3 +217,23 @@ fn distances<I: Iterator<Item = u32>>(
     }
     d
 }
+
+#[cfg(test)]
+impl Ground {
+    /// A rectangle of holes (row by row) with the four orthogonal jumps, finishing with one
+    /// man on `t`: the tests' small boards.
+    pub(super) fn rectangle(
+        xs: std::ops::RangeInclusive<i32>,
+        ys: std::ops::RangeInclusive<i32>,
+        t: Cell,
+    ) -> Ground {
+        let cells = ys.flat_map(|y| xs.clone().map(move |x| Cell::xy(x, y)));
+        let dirs = [
+            Cell::xy(1, 0),
+            Cell::xy(-1, 0),
+            Cell::xy(0, 1),
+            Cell::xy(0, -1),
+        ];
+        Ground::new(cells.collect(), &dirs, t, true).unwrap()
+    }
+}

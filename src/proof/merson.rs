@@ -86,16 +86,7 @@ mod tests {
 
     /// The 6×6 board, -2 <= x, y <= 3, with its finish at `t`.
     fn square(t: Cell) -> Ground {
-        let cells: Vec<Cell> = (-2..=3)
-            .flat_map(|y| (-2..=3).map(move |x| Cell::xy(x, y)))
-            .collect();
-        let dirs = [
-            Cell::xy(1, 0),
-            Cell::xy(-1, 0),
-            Cell::xy(0, 1),
-            Cell::xy(0, -1),
-        ];
-        Ground::new(cells, &dirs, t, true).unwrap()
+        Ground::rectangle(-2..=3, -2..=3, t)
     }
 
     fn all_but(g: &Ground, v: Cell) -> Vec<u32> {

@@ -70,11 +70,16 @@ pub(super) fn runs(g: &Ground, men: &[u32], occ: &mut [bool], out: &mut Vec<Vec<
     }
 }
 
+/// Whether a position of `g` fits in one word, so that the search packs it.
+fn packs(g: &Ground) -> bool {
+    g.cells.len() <= 64
+}
+
 /// The search of the module doc from `start` for a play of fewer than `moves` moves.
 pub fn search(g: &Ground, start: &[u32], moves: u32) -> Outcome {
     let mut start = start.to_vec();
     start.sort_unstable();
-    match g.cells.len() <= 64 {
+    match packs(g) {
         true => search_packed(g, &start, moves),
         false => search_list(g, start, moves),
     }
@@ -164,7 +169,7 @@ pub const MAX_PACKED_LEVEL: usize = 150_000_000;
 
 /// The most positions a level of the search on `g` may hold.
 pub fn max_level(g: &Ground) -> usize {
-    match g.cells.len() <= 64 {
+    match packs(g) {
         true => MAX_PACKED_LEVEL,
         false => MAX_LEVEL,
     }
@@ -521,18 +526,9 @@ mod tests {
     /// 5 × 4 board (Merson regions and all) from several vacancies to several finishes.
     #[test]
     fn the_packed_search_is_the_search_by_lists() {
-        let cells: Vec<Cell> = (0..4)
-            .flat_map(|y| (0..5).map(move |x| Cell::xy(x, y)))
-            .collect();
-        let dirs = [
-            Cell::xy(1, 0),
-            Cell::xy(-1, 0),
-            Cell::xy(0, 1),
-            Cell::xy(0, -1),
-        ];
         let mut seen = 0;
         for t in [Cell::xy(0, 0), Cell::xy(2, 1), Cell::xy(1, 3)] {
-            let g = Ground::new(cells.clone(), &dirs, t, true).unwrap();
+            let g = Ground::rectangle(0..=4, 0..=3, t);
             for v in (0..20u32).step_by(3) {
                 let start: Vec<u32> = (0..20u32).filter(|&i| i != v).collect();
                 for moves in [3, 6, 9, 12] {
