@@ -33,9 +33,14 @@ fn refused(proof: &Proof) -> String {
 
 /// `moves --proof` on a board problem of `model`: the proof written.
 fn board_proof(model: &str, v: &str, f: &str, dir: &Path) -> Proof {
+    board_proof_with(model, (v, f), dir, &[])
+}
+
+/// [`board_proof`] with more arguments to `moves`.
+fn board_proof_with(model: &str, (v, f): (&str, &str), dir: &Path, more: &[&str]) -> Proof {
     let file = dir.join(format!("{v}-{f}.json"));
     let model = results(model);
-    let (code, out, err) = solarmy(&[
+    let args = [
         "moves",
         "--model",
         model.to_str().unwrap(),
@@ -43,7 +48,8 @@ fn board_proof(model: &str, v: &str, f: &str, dir: &Path) -> Proof {
         &format!("--finish={f}"),
         "--proof",
         file.to_str().unwrap(),
-    ]);
+    ];
+    let (code, out, err) = solarmy(&[&args[..], more].concat());
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("wrote"), "{out}");
     Proof::read(&file).unwrap()
@@ -165,4 +171,36 @@ fn the_6x6_fewest_moves_check_by_merson_regions() {
 #[ignore]
 fn the_6x6_fewest_moves_that_need_a_search() {
     assert!(check_6x6_rows((5.0, f64::MAX)) >= 1);
+}
+
+/// Levels pruned by pagodas made for the problem (`--prune sharpened`): the proof states the
+/// pagodas and the pruned counts, and the checker prunes its own levels by them, each
+/// verified never to rise on a jump. Accepted; refused when a pagoda rises on a jump, or when
+/// the pagodas are dropped (the checker's unpruned counts differ, naming the level).
+#[test]
+fn levels_pruned_by_pagodas_are_stated_and_rechecked() {
+    let dir = scratch("fewest-proof-pruned");
+    let proof = board_proof_with(
+        "models/triangle5.toml",
+        ("2,0", "2,0"),
+        &dir,
+        &["--prune", "sharpened"],
+    );
+    let s = check::check(&proof, &CheckOptions::default()).unwrap();
+    assert!(s.claim.contains("fewest moves 9"), "{}", s.claim);
+    let levels = |p: &mut Proof| claim_of(p).levels.clone().unwrap();
+    assert!(!levels(&mut proof.clone()).pagodas.is_empty());
+    let mut rising = proof.clone();
+    if let Some(l) = claim_of(&mut rising).levels.as_mut() {
+        let (cell, w) = l.pagodas[0][0];
+        l.pagodas[0][0] = (cell, w + 1000);
+    }
+    let e = refused(&rising);
+    assert!(e.contains("increases on the jump"), "{e}");
+    let mut dropped = proof.clone();
+    if let Some(l) = claim_of(&mut dropped).levels.as_mut() {
+        l.pagodas.clear();
+    }
+    let e = refused(&dropped);
+    assert!(e.contains("level"), "{e}");
 }

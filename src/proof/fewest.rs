@@ -50,6 +50,8 @@ struct Search {
     f: usize,
     /// Whether the levels' progress is drawn on stderr.
     shown: bool,
+    /// Pagodas verified never to rise on a jump, pruning both sides ([`super::levels`]).
+    pagodas: Vec<Vec<i64>>,
 }
 
 impl Search {
@@ -74,6 +76,7 @@ impl Search {
             v,
             f,
             shown: false,
+            pagodas: Vec::new(),
         }
     }
 
@@ -108,7 +111,7 @@ impl Search {
             n: self.n,
             jumps: &self.jumps,
             perms: &self.group,
-            pagodas: &[],
+            pagodas: &self.pagodas,
             finish: self.f,
             max_level: MAX_LEVEL,
             log: None,
@@ -146,6 +149,7 @@ impl Search {
             forward,
             backward,
             on_plays: count(&g),
+            pagodas: Vec::new(),
         };
         Ok((counts, g))
     }
@@ -234,13 +238,9 @@ fn shared(a: &[u64], b: &[u64]) -> Vec<u64> {
     out
 }
 
-/// The search of the board problem a proof names: its fewest moves (None: no play) and the
-/// counts. Err: the board is not one this search takes, or a level is too large.
-fn search(
-    proof: &Proof,
-    (v, f): (Cell, Cell),
-    shown: bool,
-) -> Result<(Option<u8>, LevelCounts), String> {
+/// The board a proof names, rebuilt from its model's text. Err: there is none, or it is not
+/// one this search takes.
+fn board_of(proof: &Proof) -> Result<Board, String> {
     let text = proof
         .model
         .as_deref()
@@ -252,6 +252,17 @@ fn search(
             board.holes.len()
         ));
     }
+    Ok(board)
+}
+
+/// The search of a board problem, its levels pruned by `pagodas` (verified by the caller):
+/// its fewest moves (None: no play) and the counts. Err: a level is too large.
+fn search(
+    board: &Board,
+    (v, f): (Cell, Cell),
+    shown: bool,
+    pagodas: Vec<Vec<i64>>,
+) -> Result<(Option<u8>, LevelCounts), String> {
     let hole = |c: Cell| {
         board
             .hole(c)
@@ -259,7 +270,8 @@ fn search(
     };
     let s = Search {
         shown,
-        ..Search::new(&board, (hole(v)?, hole(f)?))
+        pagodas,
+        ..Search::new(board, (hole(v)?, hole(f)?))
     };
     let (counts, g) = s.on_plays()?;
     Ok((s.fewest(&g), counts))
@@ -272,7 +284,7 @@ pub fn prepare(proof: &Proof, (v, f): (Cell, Cell), shown: bool) -> Result<Moves
     let play = proof.play.as_ref().ok_or("no play")?;
     let steps = steps_of(play);
     let (_, _, moves) = board_problem(proof, play, &steps, (v, f))?;
-    let (fewest, counts) = search(proof, (v, f), shown)?;
+    let (fewest, counts) = search(&board_of(proof)?, (v, f), shown, Vec::new())?;
     match fewest {
         Some(m) if usize::from(m) == moves => Ok(MovesClaim {
             board: Some((v, f)),
@@ -308,8 +320,20 @@ pub fn check(
         context: format!("{what}, play"),
     };
     let fingerprint = super::moves::replayed(&mut c, proof, claim, expected)?;
+    c.context = format!("{what}, board");
+    let board = board_of(proof);
+    c.expect(board.is_ok(), || {
+        board.as_ref().err().cloned().unwrap_or_default()
+    })?;
+    let board = board.unwrap();
+    c.context = format!("{what}, pagodas");
+    let pagodas = super::peg::verified_pagodas(&board, &stated.pagodas);
+    c.expect(pagodas.is_ok(), || {
+        pagodas.as_ref().err().cloned().unwrap_or_default()
+    })?;
+    let pagodas = pagodas.unwrap_or_default();
     c.context = format!("{what}, search by levels");
-    let out = search(proof, (v, f), shown);
+    let out = search(&board, (v, f), shown, pagodas);
     c.expect(out.is_ok(), || {
         out.as_ref().err().cloned().unwrap_or_default()
     })?;

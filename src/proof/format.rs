@@ -136,13 +136,18 @@ pub struct MovesClaim {
 /// ([`super::fewest`]), each compared so that a mismatch names its level: the symmetries
 /// kept (those of the board fixing the vacancy and the finish), the positions of each
 /// forward level (j jumps from the start) and backward level (k jumps before the finish),
-/// and the positions on some play after each number of jumps.
+/// and the positions on some play after each number of jumps. With `pagodas`, both sides'
+/// levels are pruned by them (each verified never to rise on a jump, then closed under the
+/// symmetries): forward a position lower than the finish alone, backward one higher than the
+/// start, is dropped; the positions on some play are the same.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LevelCounts {
     pub symmetries: usize,
     pub forward: Vec<u64>,
     pub backward: Vec<u64>,
     pub on_plays: Vec<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pagodas: Vec<Vec<(Cell, i64)>>,
 }
 
 /// One board problem and its verdict.

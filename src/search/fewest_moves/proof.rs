@@ -50,30 +50,39 @@ pub fn proof_of(
 
 /// The counts a search by levels states for the proof of the board problem v → f: the
 /// forward levels 0 … ⌈N/2⌉ and backward 0 … ⌊N/2⌋ (N = holes − 2 jumps), the positions
-/// on some play and the symmetries, as the checker's search by levels counts them. None
-/// when the search cannot state them: its levels were pruned (the checker's are not), a
-/// level was never built (met by children), or its levels were counted up to a larger
-/// group than the checker's (unpruned levels serve every problem of their hole, so they are
-/// counted up to the symmetries fixing that hole alone, the checker's up to those fixing
-/// both v and f).
+/// on some play, the symmetries and the pagodas that pruned the levels, as the checker's
+/// search by levels counts them. None when the search cannot state them: a level was never
+/// built (met by children), its pruning's pagodas are not known, or its levels were counted
+/// up to a larger group than the checker's (unpruned levels serve every problem of their
+/// hole, so they are counted up to the symmetries fixing that hole alone, the checker's up
+/// to those fixing both v and f; pruned levels are the problem's own, counted up to those).
 pub fn stated_levels(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Option<LevelCounts> {
     let bits = Bits::new(board).ok()?;
     let (vi, fi) = (*board.index.get(&v)?, *board.index.get(&f)?);
     let fixing = |h: usize| bits.stabiliser(&[h]).len();
     let n = board.cells.len().checked_sub(2)?;
     let (forward, backward) = (n - n / 2, n / 2);
-    let whole = s.pagodas == 0
-        && fixing(vi) == s.symmetry
-        && fixing(fi) == s.symmetry
+    let grouped = match s.pagodas {
+        0 => fixing(vi) == s.symmetry && fixing(fi) == s.symmetry,
+        _ => !s.weights.is_empty(),
+    };
+    let whole = grouped
         && bits.stabiliser(&[vi, fi]).len() == s.symmetry
         && s.forward.len() > forward
         && s.backward.len() > backward
         && s.on_plays.len() == n + 1;
+    let pagodas = match s.pagodas {
+        0 => Vec::new(),
+        _ => {
+            crate::play::peg::exhaust::pruned(board, &s.weights, s.symmetry, vec![], vec![]).pagodas
+        }
+    };
     whole.then(|| LevelCounts {
         symmetries: s.symmetry,
         forward: s.forward[..=forward].to_vec(),
         backward: s.backward[..=backward].to_vec(),
         on_plays: s.on_plays.clone(),
+        pagodas,
     })
 }
 
