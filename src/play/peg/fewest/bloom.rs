@@ -61,11 +61,15 @@ impl Bloom {
         Ok(b)
     }
 
+    /// The first word of the block of a key whose hash is h.
+    fn block(&self, h: u64) -> usize {
+        ((u128::from(h) * u128::from(self.blocks)) >> 64) as usize * BLOCK_WORDS
+    }
+
     /// The block of k, and the hash whose bits pick k's bits in it.
     fn place(&self, k: u64) -> (usize, u64) {
         let h = mix(k);
-        let block = ((u128::from(h) * u128::from(self.blocks)) >> 64) as usize;
-        (block * BLOCK_WORDS, mix(h))
+        (self.block(h), mix(h))
     }
 
     fn insert(&self, k: u64) {
@@ -89,6 +93,7 @@ impl Bloom {
 
     /// Asks the memory for k's block ahead of [`Bloom::may_hold`].
     pub(super) fn prefetch(&self, k: u64) {
-        super::levels::prefetch(&self.words[self.place(k).0]);
+        // The block alone: the bits' hash is made by the look-up itself.
+        super::levels::prefetch(&self.words[self.block(mix(k))]);
     }
 }
