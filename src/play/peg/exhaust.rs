@@ -258,19 +258,24 @@ pub fn pruned(
     forward: Vec<u64>,
     backward: Vec<u64>,
 ) -> Pruned {
+    Pruned {
+        pagodas: stated_pagodas(board, pagodas),
+        symmetries,
+        forward,
+        backward,
+        children: false,
+    }
+}
+
+/// Pagodas (one weight per hole) as a proof states them: each hole of nonzero weight with it.
+pub fn stated_pagodas(board: &PegBoard, pagodas: &[Vec<i64>]) -> Vec<Vec<(Cell, i64)>> {
     let cells = |p: &Vec<i64>| {
         (0..p.len())
             .filter(|&h| p[h] != 0)
             .map(|h| (board.cells[h], p[h]))
             .collect()
     };
-    Pruned {
-        pagodas: pagodas.iter().map(cells).collect(),
-        symmetries,
-        forward,
-        backward,
-        children: false,
-    }
+    pagodas.iter().map(cells).collect()
 }
 
 /// A depth-first search for a play, pruned by pagodas (premise: each never increases in play,

@@ -73,9 +73,7 @@ pub fn stated_levels(s: &Solved, board: &PegBoard, (v, f): (Cell, Cell)) -> Opti
         && s.on_plays.len() == n + 1;
     let pagodas = match s.pagodas {
         0 => Vec::new(),
-        _ => {
-            crate::play::peg::exhaust::pruned(board, &s.weights, s.symmetry, vec![], vec![]).pagodas
-        }
+        _ => crate::play::peg::exhaust::stated_pagodas(board, &s.weights),
     };
     whole.then(|| LevelCounts {
         symmetries: s.symmetry,
