@@ -119,9 +119,7 @@ impl Search<'_> {
     /// beam may drop a child whose jumps left differ from its twin's: a heuristic may lose
     /// plays, never make a wrong one (every play found is replayed).
     fn expand(&mut self, node: &BeamNode, limit: u32, restricted: bool) -> Vec<Child> {
-        for &m in &node.men {
-            self.occ[m as usize] = 1;
-        }
+        self.set_men(&node.men);
         if restricted {
             self.avail.resize(self.occ.len() * self.t.dirs.len(), 0);
             for &j in &node.jumps {
@@ -131,9 +129,7 @@ impl Search<'_> {
         self.restrict = restricted;
         let kids = self.children(&node.men, &node.w, limit);
         self.restrict = false;
-        for &m in &node.men {
-            self.occ[m as usize] = 0;
-        }
+        self.clear_men(&node.men);
         for &j in &node.jumps {
             self.avail[j as usize] = 0;
         }
@@ -158,9 +154,7 @@ impl Search<'_> {
         };
         let mut levels: Vec<Vec<BeamNode>> = vec![vec![root]];
         let mut seen: FxSet<Vec<u32>> = FxSet::default();
-        for &m in men {
-            self.occ[m as usize] = 0;
-        }
+        self.clear_men(men);
         let mut result = None;
         'levels: for depth in 1..=most {
             let mut next: Vec<(u32, f64, BeamNode)> = Vec::new();
@@ -187,9 +181,7 @@ impl Search<'_> {
             next.truncate(width);
             levels.push(next.into_iter().map(|(_, _, n)| n).collect());
         }
-        for &m in men {
-            self.occ[m as usize] = 1;
-        }
+        self.set_men(men);
         let path = result?;
         Some(self.steps_of(&path))
     }

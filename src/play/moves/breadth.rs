@@ -9,7 +9,7 @@
 //! search fills and then thrashes when a depth holds tens of millions of positions. The play
 //! it finds is rebuilt move by move from the start and replayed by the caller like any other.
 
-use super::search::Verdict;
+use super::search::{Child, Verdict};
 use super::{Search, Tables};
 
 /// A position as a word: bit i for the board's i-th hole, and the mirror as a permutation
@@ -80,22 +80,24 @@ impl Search<'_> {
     /// `self.path` (moves last first, as the depth-first search leaves it). None: a level
     /// outgrew [`MAX_POSITIONS`] (nothing is decided; the caller searches depth-first).
     pub(super) fn breadth(&mut self, pk: &Packing, men: &[u32], depth: u32) -> Option<Verdict> {
+        // The men are off the board while the levels and the play are made from words.
         self.clear_men(men);
-        let found = self.levels(pk, men, depth);
-        self.set_men(men);
-        let (levels, at) = match found {
-            Err(v) => return v,
-            Ok(x) => x,
+        let verdict = match self.levels(pk, men, depth) {
+            Err(v) => v,
+            Ok((levels, at)) => {
+                let mut chain = Vec::with_capacity(levels.len());
+                let mut i = at;
+                for level in levels.iter().rev() {
+                    chain.push(level[i].0);
+                    i = level[i].1 as usize;
+                }
+                chain.reverse();
+                self.rebuild(pk, men, &chain[1..]);
+                Some(Verdict::Found)
+            }
         };
-        let mut chain = Vec::with_capacity(levels.len());
-        let mut i = at;
-        for level in levels.iter().rev() {
-            chain.push(level[i].0);
-            i = level[i].1 as usize;
-        }
-        chain.reverse();
-        self.rebuild(pk, men, &chain[1..]);
-        Some(Verdict::Found)
+        self.set_men(men);
+        verdict
     }
 
     /// The levels up to the one that holds a position with a move to the goal (and that
@@ -120,18 +122,15 @@ impl Search<'_> {
                 if self.should_stop() {
                     return Err(Some(Verdict::Stopped));
                 }
-                let here = pk.unpack(pos);
-                let w = self.t.weights_of(&here);
-                self.set_men(&here);
-                let kids = self.children(&here, &w, depth - k);
-                self.clear_men(&here);
+                let kids = self.kids_of(&pk.unpack(pos), depth - k);
                 if kids.len() == 1 && kids[0].goal {
                     return Ok((levels, i));
                 }
-                let kept = kids
-                    .iter()
-                    .filter(|c| c.bound.is_some_and(|b| b < depth - k));
-                next.extend(kept.map(|c| (pk.canonical(pk.pack(&c.men)), i as u32)));
+                // Every child but the goal is within the moves left (its bound below them).
+                next.extend(
+                    kids.iter()
+                        .map(|c| (pk.canonical(pk.pack(&c.men)), i as u32)),
+                );
                 if next.len() >= compact_at {
                     next.sort_unstable();
                     next.dedup_by_key(|e| e.0);
@@ -157,12 +156,8 @@ impl Search<'_> {
     fn rebuild(&mut self, pk: &Packing, start: &[u32], chain: &[u64]) {
         self.path.clear();
         let mut here = start.to_vec();
-        self.clear_men(start);
         for &want in chain.iter().chain([&u64::MAX]) {
-            let w = self.t.weights_of(&here);
-            self.set_men(&here);
-            let kids = self.children(&here, &w, u32::MAX);
-            self.clear_men(&here);
+            let kids = self.kids_of(&here, u32::MAX);
             let goal = want == u64::MAX;
             let kid = kids
                 .into_iter()
@@ -177,19 +172,16 @@ impl Search<'_> {
             self.path.push(kid.steps);
             here = kid.men;
         }
-        self.set_men(start);
         self.path.reverse();
     }
 
-    fn set_men(&mut self, men: &[u32]) {
-        for &m in men {
-            self.occ[m as usize] = 1;
-        }
-    }
-
-    fn clear_men(&mut self, men: &[u32]) {
-        for &m in men {
-            self.occ[m as usize] = 0;
-        }
+    /// The children of `here` within `limit` moves ([`Search::children`]), the board being
+    /// empty of men before and after.
+    fn kids_of(&mut self, here: &[u32], limit: u32) -> Vec<Child> {
+        let w = self.t.weights_of(here);
+        self.set_men(here);
+        let kids = self.children(here, &w, limit);
+        self.clear_men(here);
+        kids
     }
 }

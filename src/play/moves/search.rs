@@ -338,11 +338,21 @@ impl Search<'_> {
     }
 
     fn apply(&mut self, from: &[u32], to: &[u32]) {
-        for &m in from {
-            self.occ[m as usize] = 0;
-        }
-        for &m in to {
+        self.clear_men(from);
+        self.set_men(to);
+    }
+
+    /// Puts the men on the board (`occ`).
+    pub(super) fn set_men(&mut self, men: &[u32]) {
+        for &m in men {
             self.occ[m as usize] = 1;
+        }
+    }
+
+    /// Takes the men off the board (`occ`).
+    pub(super) fn clear_men(&mut self, men: &[u32]) {
+        for &m in men {
+            self.occ[m as usize] = 0;
         }
     }
 
