@@ -321,23 +321,11 @@ pub fn check(
     };
     let fingerprint = super::moves::replayed(&mut c, proof, claim, expected)?;
     c.context = format!("{what}, board");
-    let board = board_of(proof);
-    c.expect(board.is_ok(), || {
-        board.as_ref().err().cloned().unwrap_or_default()
-    })?;
-    let board = board.unwrap();
+    let board = c.require(board_of(proof))?;
     c.context = format!("{what}, pagodas");
-    let pagodas = super::peg::verified_pagodas(&board, &stated.pagodas);
-    c.expect(pagodas.is_ok(), || {
-        pagodas.as_ref().err().cloned().unwrap_or_default()
-    })?;
-    let pagodas = pagodas.unwrap_or_default();
+    let pagodas = c.require(super::peg::verified_pagodas(&board, &stated.pagodas))?;
     c.context = format!("{what}, search by levels");
-    let out = search(&board, (v, f), shown, pagodas);
-    c.expect(out.is_ok(), || {
-        out.as_ref().err().cloned().unwrap_or_default()
-    })?;
-    let (fewest, counts) = out.unwrap();
+    let (fewest, counts) = c.require(search(&board, (v, f), shown, pagodas))?;
     compare(&mut c, &counts, stated)?;
     c.expect(fewest == u8::try_from(claim.moves).ok(), || match fewest {
         Some(m) => format!("the fewest moves are {m}, claimed {}", claim.moves),

@@ -240,6 +240,12 @@ impl Checker {
         }
         Err(self.fail(message()))
     }
+
+    /// A step that holds when `r` is Ok, failing with its message otherwise.
+    pub(super) fn require<T>(&mut self, r: Result<T, String>) -> Result<T, CheckError> {
+        self.step += 1;
+        r.map_err(|m| self.fail(m))
+    }
 }
 
 /// The problem a proof names, rebuilt: its ground, the start, and the play's move count.
@@ -388,10 +394,7 @@ fn rebuild(
         None => army_problem(proof, play, &steps),
         Some((v, f)) => board_problem(proof, play, &steps, (v, f)),
     };
-    c.expect(built.is_ok(), || {
-        built.as_ref().err().cloned().unwrap_or_default()
-    })?;
-    let (spec, ground, moves) = built.unwrap();
+    let (spec, ground, moves) = c.require(built)?;
     let bound = super::bind::bind(&spec, claim.board, proof.fingerprint.as_deref(), expected);
     c.expect(bound.is_ok(), || {
         format!("not the problem claimed: {}", bound.clone().unwrap_err())
