@@ -142,6 +142,9 @@ fn report(
     Ok(())
 }
 
+/// The most positions a level of `--level-counts` may hold (8 bytes each, every level kept).
+const LEVEL_CAP: usize = 200_000_000;
+
 /// `--level-counts K`: the problem's forward and endgame tables by moves, printed (or as JSON).
 fn level_counts(
     a: &MovesArgs,
@@ -154,7 +157,7 @@ fn level_counts(
     let bits = Bits::new(board).map_err(Error::usage)?;
     let (vi, fi) = (board.index[&v], board.index[&f]);
     let pagodas = a.prune.pagodas(board, vi, fi);
-    let rows = endgame::counts(&bits, (vi, fi), (levels, 200_000_000), &pagodas);
+    let rows = endgame::counts(&bits, (vi, fi), (levels, LEVEL_CAP), &pagodas);
     let symmetries = bits.stabiliser(&[vi, fi]).len();
     let seconds = started.elapsed().as_secs_f64();
     if a.json {
@@ -192,8 +195,9 @@ fn level_counts(
         );
     }
     if rows.len() < levels + 1 {
+        // A table ends early when no position is left or when a level would pass the cap.
         outln!(
-            "(stopped at {} levels: a level would pass 200 million positions)",
+            "(the tables end at {} moves: no position left, or more than {LEVEL_CAP} in a level)",
             rows.len() - 1
         );
     }
