@@ -109,6 +109,8 @@ pub struct Tables {
     dist_lb: Vec<Vec<u16>>,
     key: Vec<u32>,
     mirror_key: Vec<u32>,
+    /// The grid index of each grid cell's mirror image (u32::MAX: off the grid).
+    mirror_index: Vec<u32>,
     use_mirror: bool,
     pub(super) goal: Goal,
     /// σ^e, e < 80.
@@ -182,6 +184,18 @@ impl Tables {
         let pack = |Cell(x, y, _): Cell| ((x + 32768) as u32) << 16 | (y + 32768) as u32;
         let key = (0..n).map(|i| pack(cell(i))).collect();
         let mirror_key = (0..n).map(|i| pack(p.lattice.reflect(cell(i)))).collect();
+        let grid_index = |Cell(x, y, _): Cell| {
+            let (gx, gy) = (x - x0, y - y0);
+            let inside = (0..width).contains(&gx) && (0..height).contains(&gy);
+            if inside {
+                (gy * width + gx) as u32
+            } else {
+                u32::MAX
+            }
+        };
+        let mirror_index = (0..n)
+            .map(|i| grid_index(p.lattice.reflect(cell(i))))
+            .collect();
         let target = ((0 - y0) * width + (0 - x0)) as usize;
         Ok(Tables {
             width,
@@ -195,6 +209,7 @@ impl Tables {
             dist_lb,
             key,
             mirror_key,
+            mirror_index,
             use_mirror: p.board_is_symmetric(),
             goal: p.goal,
             pow,
@@ -376,22 +391,8 @@ impl Tables {
 
     /// The grid index of each grid cell's mirror image (u32::MAX: off the grid), when
     /// positions are kept up to the mirror; None otherwise.
-    pub(super) fn mirror_grid(&self) -> Option<Vec<u32>> {
-        if !self.use_mirror {
-            return None;
-        }
-        let height = self.base.len() as i32 / self.width;
-        let index = |k: u32| {
-            let x = (k >> 16) as i32 - 32768 - self.x0;
-            let y = (k & 0xffff) as i32 - 32768 - self.y0;
-            let inside = (0..self.width).contains(&x) && (0..height).contains(&y);
-            if inside {
-                (y * self.width + x) as u32
-            } else {
-                u32::MAX
-            }
-        };
-        Some(self.mirror_key.iter().map(|&k| index(k)).collect())
+    pub(super) fn mirror_grid(&self) -> Option<&[u32]> {
+        self.use_mirror.then_some(&self.mirror_index[..])
     }
 
     /// The canonical key of a position: its sorted cells, or those of its mirror image if
