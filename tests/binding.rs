@@ -89,7 +89,7 @@ fn a_recorded_fingerprint_binds_and_is_printed() {
     let mut p = Proof::read(&results("proofs/conway-3.json.gz")).unwrap();
     let fp = solarmy::problem::fingerprint::fingerprint(
         &solarmy::problem::fingerprint::bundled_spec("conway").unwrap(),
-        None,
+        solarmy::problem::fingerprint::Ends::Model,
     );
     p.fingerprint = Some(fp.clone());
     let ok = check(&dir, "a.json", &p, &["--army", "conway"]);

@@ -96,7 +96,7 @@ fn check_all(b: &PegBoard, problems: &[(Cell, Cell)]) {
         assert_eq!(s.min_moves, bfs(b, v, f), "{} {v:?} -> {f:?}", b.name);
         if let Some(play) = &s.play {
             let start: Vec<Cell> = b.cells.iter().copied().filter(|&c| c != v).collect();
-            let r = verify::replay_board(&holes, &b.directions, &start, play, f).unwrap();
+            let r = verify::replay_board(&holes, &b.directions, &start, play, &[f]).unwrap();
             assert_eq!(Some(r.moves as u32), s.min_moves);
             // Every position of a shortest play is counted at its level, in its column.
             assert!(s.table[0][s.min_moves.unwrap() as usize] == 1);

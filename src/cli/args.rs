@@ -38,7 +38,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub problem: ProblemArg,
     /// Men start at distance >= level from the target (0,0): rows y >= level for the five armies, outside the desert of side 2·level − 1 for a square desert (1 to 2147483647). Not for boards
-    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["vacancy", "finish"])]
+    #[arg(long, allow_hyphen_values = true, required_unless_present_any = ["vacancy", "finish", "start"])]
     pub level: Option<String>,
     /// Board models only: the hole left empty at the start (x,y)
     #[arg(
@@ -49,15 +49,22 @@ pub struct SolveArgs {
         conflicts_with = "level"
     )]
     pub vacancy: Option<String>,
-    /// Board models only: the hole the last man must stand on (x,y)
+    /// Board models only: the hole the last man must stand on (x,y); with --start, a CSV file of the finish position's men (columns x, y)
     #[arg(
         long,
-        value_name = "X,Y",
+        value_name = "X,Y|FILE",
         allow_hyphen_values = true,
-        requires = "vacancy",
         conflicts_with = "level"
     )]
     pub finish: Option<String>,
+    /// Board models only: a pattern problem, from the men of this CSV file (columns x, y, as an army's) to exactly those of --finish FILE
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "finish",
+        conflicts_with_all = ["level", "vacancy", "out"]
+    )]
+    pub start: Option<PathBuf>,
     /// Stop after this many seconds (0 < SECONDS <= 1e9) and report the best army and the bound proven so far
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_seconds)]
     pub time_limit: Option<f64>,

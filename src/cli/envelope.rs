@@ -33,12 +33,12 @@ pub fn board(board: &PegBoard, vacancy: Cell, finish: Cell) -> Value {
 pub fn model(name: &str, spec: &crate::problem::file::Spec) -> Value {
     json!({
         "name": name,
-        "fingerprint": crate::problem::fingerprint::fingerprint(spec, None),
+        "fingerprint": crate::problem::fingerprint::fingerprint(spec, crate::problem::fingerprint::Ends::Model),
     })
 }
 
 /// The problem a proof file is about, as the proof names it: a board proof by its vacancy
-/// and finish, an army's by its level. The fingerprint is the one `summary` rebuilt when the
+/// and finish (a pattern problem's by its start and finish men), an army's by its level. The fingerprint is the one `summary` rebuilt when the
 /// file checked, else the one the proof records (null when it records none).
 pub fn of_proof(
     proof: &crate::proof::format::Proof,
@@ -48,6 +48,9 @@ pub fn of_proof(
     let fingerprint = summary
         .map(|s| s.fingerprint.clone())
         .or_else(|| proof.fingerprint.clone());
+    if let Claim::Pattern(p) = &proof.claim {
+        return pattern(&proof.army, fingerprint, (&p.start, &p.finish));
+    }
     let board = match &proof.claim {
         Claim::Board(b) => Some((b.vacancy, b.finish)),
         Claim::Moves(m) => m.board,
@@ -62,6 +65,21 @@ pub fn of_proof(
         }),
         None => json!({"name": proof.army, "fingerprint": fingerprint, "level": proof.level}),
     }
+}
+
+/// A pattern problem: its board, fingerprint, and the start's and the finish's men.
+pub fn pattern(
+    name: &str,
+    fingerprint: Option<String>,
+    (start, finish): (
+        &[crate::problem::geometry::Cell],
+        &[crate::problem::geometry::Cell],
+    ),
+) -> Value {
+    let men = |p: &[crate::problem::geometry::Cell]| -> Vec<[i32; 2]> {
+        p.iter().map(|c| [c.0, c.1]).collect()
+    };
+    json!({"name": name, "fingerprint": fingerprint, "start": men(start), "finish": men(finish)})
 }
 
 /// Adds the envelope to `v` (an object): `problem`, and `status` and `seconds` unless the

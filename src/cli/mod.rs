@@ -45,6 +45,7 @@ pub mod moves_args;
 pub mod moves_board;
 pub mod moves_levels;
 pub mod pagoda;
+pub mod pattern;
 pub mod verify;
 
 use crate::problem::Army;
@@ -71,6 +72,14 @@ pub fn plural(n: usize, what: &str) -> String {
 }
 
 pub fn solve(a: &SolveArgs) -> Result<u8, Error> {
+    if let Some(start) = &a.start {
+        return crate::cli::pattern::solve(a, start);
+    }
+    if a.finish.is_some() && a.vacancy.is_none() {
+        return Err(Error::usage(
+            "--finish needs --vacancy X,Y (a single-vacancy problem) or --start FILE (a pattern problem)",
+        ));
+    }
     if a.vacancy.is_some() || crate::cli::args::is_board(&a.problem) {
         return crate::cli::board::solve(a);
     }

@@ -59,7 +59,7 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
 }
 
 /// "1 man", "N men".
-fn men_word(n: usize) -> String {
+pub(crate) fn men_word(n: usize) -> String {
     match n {
         1 => "1 man".into(),
         n => format!("{n} men"),
@@ -140,7 +140,7 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
     };
     envelope::watchdog(a.time_limit, a.json, problem.clone());
     let holes = board.cells.iter().copied().collect();
-    let result = verify::replay_board(&holes, &board.directions, &men, &play, f).map(|r| {
+    let result = verify::replay_board(&holes, &board.directions, &men, &play, &[f]).map(|r| {
         let line = format!(
             "legal: {}, {}, {}, one man left on ({},{}) of board {}",
             men_word(r.men),

@@ -2,7 +2,7 @@
 //! problem it is about and the checker, having rebuilt the problem itself, can tell whether
 //! it is the one the reader meant. The canonical form keeps what decides the mathematics
 //! (dimension, directions, cells, start region, target, and for a board problem its vacancy
-//! and finish) and drops what does not (name, description, comments, field order, the order
+//! and finish, or for a pattern problem its start and finish positions) and drops what does not (name, description, comments, field order, the order
 //! of directions and cells, the drawing's embedding).
 //!
 //! Every model file under `models/` is bundled into the binary; a proof that uses one of
@@ -11,6 +11,7 @@
 //! differs.
 
 use super::file::{self, Cells, Metric, Spec, Start};
+use super::geometry::Cell;
 use sha2::{Digest, Sha256};
 
 /// The version of the canonical form; part of every fingerprint.
@@ -52,9 +53,23 @@ pub fn bundled_spec(name: &str) -> Option<Spec> {
     Some(file::parse(text).expect("the bundled models are valid (tested)"))
 }
 
-/// The problem's canonical form: one line per field, directions and cells sorted.
-/// `board`: the vacancy and the finish of a board problem, in the file's coordinates.
-pub fn canonical(spec: &Spec, board: Option<(&[i32], &[i32])>) -> String {
+/// What a problem is beyond its model file: nothing for an army, a desert or a lattice; the
+/// two ends of a problem on a finite board.
+#[derive(Clone, Copy, Debug)]
+pub enum Ends<'a> {
+    /// The model alone.
+    Model,
+    /// Bell's single-vacancy problems: every hole filled but the vacancy, to one man on the
+    /// finish.
+    Holes(Cell, Cell),
+    /// A pattern problem: from the men of the start position to exactly the men of the
+    /// finish position.
+    Patterns(&'a [Cell], &'a [Cell]),
+}
+
+/// The problem's canonical form: one line per field, directions and cells sorted, then the
+/// ends of a board problem in the file's coordinates (a pattern's men sorted).
+pub fn canonical(spec: &Spec, ends: Ends) -> String {
     let point = |p: &[i32]| {
         let v: Vec<String> = p.iter().map(|x| x.to_string()).collect();
         format!("[{}]", v.join(","))
@@ -83,8 +98,24 @@ pub fn canonical(spec: &Spec, board: Option<(&[i32], &[i32])>) -> String {
             .join(","),
         point(&spec.target),
     );
-    if let Some((vacancy, finish)) = board {
-        out += &format!("vacancy {}\nfinish {}\n", point(vacancy), point(finish));
+    let n = spec.dimension;
+    let men = |cells: &[Cell]| {
+        let mut pts: Vec<Vec<i32>> = cells.iter().map(|c| c.coords(n)).collect();
+        pts.sort();
+        pts.iter().map(|p| point(p)).collect::<Vec<_>>().join(",")
+    };
+    match ends {
+        Ends::Model => {}
+        Ends::Holes(v, f) => {
+            out += &format!(
+                "vacancy {}\nfinish {}\n",
+                point(&v.coords(n)),
+                point(&f.coords(n))
+            );
+        }
+        Ends::Patterns(s, f) => {
+            out += &format!("start-men {}\nfinish-men {}\n", men(s), men(f));
+        }
     }
     out
 }
@@ -97,8 +128,8 @@ fn metric_name(m: Metric) -> &'static str {
 }
 
 /// The fingerprint: 64 hexadecimal digits of SHA-256 over [`canonical`].
-pub fn fingerprint(spec: &Spec, board: Option<(&[i32], &[i32])>) -> String {
-    let digest = Sha256::digest(canonical(spec, board).as_bytes());
+pub fn fingerprint(spec: &Spec, ends: Ends) -> String {
+    let digest = Sha256::digest(canonical(spec, ends).as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -156,22 +187,28 @@ mod tests {
         let text = "# another file\nstart = { kind = \"half-space\" }\nname = \"mine\"\n\
                     dimension = 2\ncells = \"all\"\ndirections = [[0, -1], [0, 1], [-1, 0], [1, 0]]\n";
         let b = file::parse(text).unwrap();
-        assert_eq!(fingerprint(&a, None), fingerprint(&b, None));
-        assert_eq!(fingerprint(&a, None).len(), 64);
+        assert_eq!(fingerprint(&a, Ends::Model), fingerprint(&b, Ends::Model));
+        assert_eq!(fingerprint(&a, Ends::Model).len(), 64);
     }
 
     #[test]
     fn the_problem_changes_it() {
-        let fp = |name: &str| fingerprint(&bundled_spec(name).unwrap(), None);
+        let fp = |name: &str| fingerprint(&bundled_spec(name).unwrap(), Ends::Model);
         let all: std::collections::BTreeSet<String> =
             BUNDLED_MODELS.iter().map(|(n, _)| fp(n)).collect();
         assert_eq!(all.len(), BUNDLED_MODELS.len());
         let english = bundled_spec("english").unwrap();
-        let (v, f) = ([0, 0], [0, 1]);
+        let (v, f) = (Cell::xy(0, 0), Cell::xy(0, 1));
         assert_ne!(
-            fingerprint(&english, Some((&v, &v))),
-            fingerprint(&english, Some((&v, &f)))
+            fingerprint(&english, Ends::Holes(v, v)),
+            fingerprint(&english, Ends::Holes(v, f))
         );
+        // A pattern's men in any order are one problem; its ends are not a hole problem's.
+        let (a, b) = ([v, f], [f, v]);
+        let pattern = fingerprint(&english, Ends::Patterns(&a, &[f]));
+        assert_eq!(pattern, fingerprint(&english, Ends::Patterns(&b, &[f])));
+        assert_ne!(pattern, fingerprint(&english, Ends::Patterns(&a, &[v])));
+        assert_ne!(pattern, fingerprint(&english, Ends::Holes(v, f)));
     }
 
     #[test]

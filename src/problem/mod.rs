@@ -69,7 +69,7 @@ impl Problem {
     /// The problem's fingerprint ([`fingerprint::fingerprint`]), for an army problem (a board
     /// problem's adds its vacancy and finish: `PegBoard::fingerprint`).
     pub fn fingerprint(&self) -> String {
-        fingerprint::fingerprint(&self.spec, None)
+        fingerprint::fingerprint(&self.spec, fingerprint::Ends::Model)
     }
 
     /// Why the army search cannot take this problem on yet, if it cannot.

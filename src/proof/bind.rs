@@ -10,8 +10,7 @@
 //! one.
 
 use crate::problem::file::Spec;
-use crate::problem::fingerprint;
-use crate::problem::geometry::Cell;
+use crate::problem::fingerprint::{self, Ends};
 
 /// What the proof is bound to: the rebuilt problem's fingerprint.
 #[derive(Clone, Debug)]
@@ -22,18 +21,17 @@ pub struct Bound {
 }
 
 /// Binds a proof to the problem rebuilt from it: `spec` the model (read by
-/// [`crate::problem::Problem::parse`], so a bundled name is already the bundled model), `board` the vacancy and
-/// finish of a board problem, `recorded` the proof's fingerprint, `expected` the model the
-/// reader named (`check --model`/`--army`), compared without a board's vacancy and finish.
+/// [`crate::problem::Problem::parse`], so a bundled name is already the bundled model), `ends` a board
+/// problem's vacancy and finish or start and finish positions, `recorded` the proof's
+/// fingerprint, `expected` the model the reader named (`check --model`/`--army`), compared
+/// without a board problem's ends.
 pub fn bind(
     spec: &Spec,
-    board: Option<(Cell, Cell)>,
+    ends: Ends,
     recorded: Option<&str>,
     expected: Option<&Spec>,
 ) -> Result<Bound, String> {
-    let n = spec.dimension;
-    let coords = board.map(|(v, f)| (v.coords(n), f.coords(n)));
-    let fp = fingerprint::fingerprint(spec, coords.as_ref().map(|(v, f)| (&v[..], &f[..])));
+    let fp = fingerprint::fingerprint(spec, ends);
     if let Some(r) = recorded
         && r != fp
     {
@@ -45,8 +43,8 @@ pub fn bind(
     }
     if let Some(e) = expected {
         let (want, have) = (
-            fingerprint::fingerprint(e, None),
-            fingerprint::fingerprint(spec, None),
+            fingerprint::fingerprint(e, Ends::Model),
+            fingerprint::fingerprint(spec, Ends::Model),
         );
         if want != have {
             return Err(format!(
@@ -72,13 +70,13 @@ mod tests {
     #[test]
     fn a_recorded_fingerprint_must_match() {
         let conway = bundled_spec("conway").unwrap();
-        let ok = bind(&conway, None, None, None).unwrap();
+        let ok = bind(&conway, Ends::Model, None, None).unwrap();
         assert!(!ok.recorded);
-        assert!(bind(&conway, None, Some(&ok.fingerprint), Some(&conway)).is_ok());
-        let e = bind(&conway, None, Some("00ff"), None).unwrap_err();
+        assert!(bind(&conway, Ends::Model, Some(&ok.fingerprint), Some(&conway)).is_ok());
+        let e = bind(&conway, Ends::Model, Some("00ff"), None).unwrap_err();
         assert!(e.contains("records problem 00ff"), "{e}");
         let skew = bundled_spec("skew").unwrap();
-        let e = bind(&conway, None, None, Some(&skew)).unwrap_err();
+        let e = bind(&conway, Ends::Model, None, Some(&skew)).unwrap_err();
         assert!(e.contains("not the model asked for, 'skew'"), "{e}");
     }
 }

@@ -19,6 +19,7 @@ pub use super::deferred::Record;
 use super::format::*;
 use super::space::Space;
 use crate::problem::Army;
+use crate::problem::fingerprint::Ends;
 use crate::problem::geometry::{Cell, apply};
 use crate::weight::golden::Golden;
 use std::time::Instant;
@@ -73,9 +74,15 @@ pub(super) struct Checker<'a> {
 
 /// Checks a proof; Ok with a summary only if every step holds.
 pub fn check(proof: &Proof, opts: &Options) -> Result<Summary, CheckError> {
-    if let Claim::Board(claim) = &proof.claim {
-        let how = (opts.expected.as_ref(), opts.progress, opts.work.as_ref());
-        return super::peg::check(proof, claim, how);
+    let how = (opts.expected.as_ref(), opts.progress, opts.work.as_ref());
+    match &proof.claim {
+        Claim::Board(b) => {
+            return super::peg::check(proof, Ends::Holes(b.vacancy, b.finish), &b.verdict, how);
+        }
+        Claim::Pattern(p) => {
+            return super::peg::check(proof, Ends::Patterns(&p.start, &p.finish), &p.verdict, how);
+        }
+        _ => {}
     }
     if let Claim::Moves(claim) = &proof.claim {
         if let Some(stated) = &claim.levels {
@@ -153,7 +160,7 @@ impl Checker<'_> {
         self.army = army.unwrap();
         let bound = super::bind::bind(
             &self.army.problem().spec,
-            None,
+            crate::problem::fingerprint::Ends::Model,
             p.fingerprint.as_deref(),
             self.opts.expected.as_ref(),
         );
@@ -175,7 +182,9 @@ impl Checker<'_> {
                 up_to_symmetry,
                 total,
             } => self.count(men, armies, (up_to_symmetry, total)),
-            Claim::Board(_) => Err(self.fail("a board claim is checked by proof::peg".into())),
+            Claim::Board(_) | Claim::Pattern(_) => {
+                Err(self.fail("a board claim is checked by proof::peg".into()))
+            }
             Claim::Moves(_) => Err(self.fail("a moves claim is checked by proof::moves".into())),
         }
     }

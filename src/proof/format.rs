@@ -85,6 +85,10 @@ pub enum Claim {
     /// model's text is in `model`): from every hole filled but the vacancy, to one man on
     /// the finish. Checked by [`super::peg`].
     Board(BoardClaim),
+    /// A pattern problem on a peg-solitaire board (the model's start kind "board", `level`
+    /// 0, the model's text in `model`): from the men of `start` to exactly the men of
+    /// `finish`. Checked by [`super::peg`], as a board claim is.
+    Pattern(PatternClaim),
     /// The fewest moves of a problem, a move being one man's run of jumps: the proof's
     /// `play` reaches the goal in `moves` moves, and no play has fewer. Checked by
     /// [`super::moves`].
@@ -155,6 +159,15 @@ pub struct LevelCounts {
 pub struct BoardClaim {
     pub vacancy: Cell,
     pub finish: Cell,
+    pub verdict: BoardVerdict,
+}
+
+/// A pattern problem and its verdict: any verdict of a board problem but the pruned
+/// exhaustion ([`BoardVerdict::Exhausted`], made for a single vacancy and finish).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PatternClaim {
+    pub start: Vec<Cell>,
+    pub finish: Vec<Cell>,
     pub verdict: BoardVerdict,
 }
 

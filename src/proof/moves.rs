@@ -26,6 +26,7 @@ use super::summary::Summary;
 use super::verify::{self, Step};
 use crate::error::CheckError;
 use crate::problem::file::{Cells, Start};
+use crate::problem::fingerprint::Ends;
 use crate::problem::geometry::Cell;
 use crate::problem::{Army, Problem};
 use std::collections::HashSet;
@@ -395,7 +396,8 @@ fn rebuild(
         Some((v, f)) => board_problem(proof, play, &steps, (v, f)),
     };
     let (spec, ground, moves) = c.require(built)?;
-    let bound = super::bind::bind(&spec, claim.board, proof.fingerprint.as_deref(), expected);
+    let ends = claim.board.map_or(Ends::Model, |(v, f)| Ends::Holes(v, f));
+    let bound = super::bind::bind(&spec, ends, proof.fingerprint.as_deref(), expected);
     c.expect(bound.is_ok(), || {
         format!("not the problem claimed: {}", bound.clone().unwrap_err())
     })?;
@@ -475,7 +477,7 @@ pub(super) fn board_problem(
     }
     let directions: Vec<Cell> = s.directions.iter().map(|d| Cell::xy(d[0], d[1])).collect();
     let set: HashSet<Cell> = holes.iter().copied().collect();
-    let r = verify::replay_board(&set, &directions, &play.army, steps, f)
+    let r = verify::replay_board(&set, &directions, &play.army, steps, &[f])
         .map_err(|e| format!("the play does not replay: {e}"))?;
     let ground = Ground::new(holes, &directions, f, true)?;
     Ok((s.clone(), ground, r.moves))

@@ -111,14 +111,15 @@ fn replay_rules(
 }
 
 /// Replays `play` on a finite board: the holes `cells`, jumps along `directions` with all
-/// three cells holes, from the men `start`, to exactly one man, on `finish`. On failure the
-/// message names the first bad man or jump (1-based) and why.
+/// three cells holes, from the men `start`, to exactly the men `finish` (one man on one hole
+/// for Bell's problems, any position for a pattern problem). On failure the message names
+/// the first bad man or jump (1-based) and why.
 pub fn replay_board(
     cells: &HashSet<Cell>,
     directions: &[Cell],
     start: &[Cell],
     play: &[Step],
-    finish: Cell,
+    finish: &[Cell],
 ) -> Result<Replay, String> {
     let mut board: HashSet<Cell> = HashSet::new();
     for (i, &c) in start.iter().enumerate() {
@@ -140,11 +141,17 @@ pub fn replay_board(
         };
         play_jump(&mut board, i + 1, s, shape)?;
     }
-    if board.len() != 1 || !board.contains(&finish) {
+    let wanted: HashSet<Cell> = finish.iter().copied().collect();
+    if board != wanted {
         let mut left: Vec<Cell> = board.into_iter().collect();
         left.sort();
+        let what = match finish {
+            [one] => format!("one man on the finish {one:?}"),
+            _ => format!("the finish position {finish:?}"),
+        };
+        let men = if left.len() == 1 { "man" } else { "men" };
         return Err(format!(
-            "the play ends with {} men {left:?}, not one man on the finish {finish:?}",
+            "the play ends with {} {men} {left:?}, not {what}",
             left.len()
         ));
     }
@@ -152,7 +159,7 @@ pub fn replay_board(
         men: start.len(),
         jumps: play.len(),
         moves: count_moves(play),
-        men_left: 1,
+        men_left: wanted.len(),
     })
 }
 

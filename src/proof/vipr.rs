@@ -109,7 +109,7 @@ pub fn export(
     dir: &Path,
     (stem, unsolved): (&str, bool),
 ) -> Result<Exported, Error> {
-    if matches!(proof.claim, Claim::Board(_)) {
+    if matches!(proof.claim, Claim::Board(_) | Claim::Pattern(_)) {
         return Ok(Exported {
             programs: summary.ips,
             not_supported: summary.ips,

@@ -75,7 +75,12 @@ pub fn start_mask(board: &PegBoard, vacancy: usize) -> Mask {
 
 /// An invariant on which the start and the finish have different parities, if there is one.
 pub fn witness(board: &PegBoard, vacancy: usize, finish: usize) -> Option<Mask> {
-    let diff = start_mask(board, vacancy) ^ (1 << finish);
+    witness_between(board, start_mask(board, vacancy), 1 << finish)
+}
+
+/// An invariant on which two positions have different parities, if there is one.
+pub fn witness_between(board: &PegBoard, start: Mask, finish: Mask) -> Option<Mask> {
+    let diff = start ^ finish;
     invariants(board)
         .into_iter()
         .find(|w| (w & diff).count_ones() % 2 == 1)

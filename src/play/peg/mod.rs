@@ -4,7 +4,8 @@
 //! [`settle`] answers one problem (class, resource count, jump IP of [`vectors`],
 //! backtracker), [`short`]
 //! trades its play for one of the fewest moves when that is cheap, [`catalog`] settles every
-//! problem of a board up to its symmetry.
+//! problem of a board up to its symmetry, [`pattern`] settles a pattern problem (any start
+//! position to exactly a finish position).
 //!
 //! Coordinates are the model file's (every hole a lattice point); the play, the CSV files and
 //! the proof use them unchanged.
@@ -15,6 +16,7 @@ pub mod classes;
 pub mod dfs;
 pub mod exhaust;
 pub mod fewest;
+pub mod pattern;
 pub mod play;
 pub mod settle;
 pub mod sharpen;
@@ -87,13 +89,13 @@ impl PegBoard {
     ) -> Result<crate::proof::verify::Replay, String> {
         let holes = self.cells.iter().copied().collect();
         let start = self.start(vacancy);
-        crate::proof::verify::replay_board(&holes, &self.directions, &start, play, finish)
+        crate::proof::verify::replay_board(&holes, &self.directions, &start, play, &[finish])
     }
 
     /// The fingerprint of the problem (vacancy, finish) on this board.
     pub fn fingerprint(&self, vacancy: Cell, finish: Cell) -> String {
-        let (v, f) = ([vacancy.0, vacancy.1], [finish.0, finish.1]);
-        crate::problem::fingerprint::fingerprint(&self.spec, Some((&v, &f)))
+        use crate::problem::fingerprint::{Ends, fingerprint};
+        fingerprint(&self.spec, Ends::Holes(vacancy, finish))
     }
 
     /// Every symmetry as a permutation of the holes (the image of hole h at index h), the

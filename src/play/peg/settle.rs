@@ -152,7 +152,19 @@ pub struct Outcome {
 /// exactly N − 2 jumps: every jump removes one man, from N − 1 to 1); one row per hole in
 /// order, landings − departures − jumps over it = finish − start there.
 pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
+    system_between(board, classes::start_mask(board, vacancy), 1 << finish)
+}
+
+/// The jump program between two positions (hole masks): columns each at most the jumps of
+/// any play (men at the start − men at the finish), rows landings − departures − jumps over
+/// = finish − start.
+pub fn system_between(
+    board: &PegBoard,
+    start: classes::Mask,
+    finish: classes::Mask,
+) -> LinearSystem {
     let n = board.cells.len();
+    let jumps = (start.count_ones()).saturating_sub(finish.count_ones());
     let mut coefs: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
     for (j, &Jump { from, over, to }) in board.jumps.iter().enumerate() {
         coefs[from].push((j, -1));
@@ -164,7 +176,7 @@ pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
         .enumerate()
         .map(|(h, mut c)| {
             c.sort();
-            let rhs = (h == finish) as i64 - (h != vacancy) as i64;
+            let rhs = (finish >> h & 1) as i64 - (start >> h & 1) as i64;
             Row {
                 coefs: c,
                 lo: Some(rhs),
@@ -173,7 +185,7 @@ pub fn system(board: &PegBoard, vacancy: usize, finish: usize) -> LinearSystem {
         })
         .collect();
     LinearSystem {
-        cols: vec![(0, Some(n as i64 - 2)); board.jumps.len()],
+        cols: vec![(0, Some(jumps as i64)); board.jumps.len()],
         rows,
     }
 }

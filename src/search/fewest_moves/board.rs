@@ -81,7 +81,7 @@ pub fn replay(
 ) -> std::result::Result<verify::Replay, String> {
     let holes: HashSet<Cell> = board.cells.iter().copied().collect();
     let start = board.start(vacancy);
-    verify::replay_board(&holes, &board.directions, &start, play, finish)
+    verify::replay_board(&holes, &board.directions, &start, play, &[finish])
 }
 
 /// The upper bound: the play of `seed` when given (it must replay), else the board solver's

@@ -72,7 +72,7 @@ pub fn state_of(
     let path = out.join(format!("{}-{kind}-state.json", board.name));
     let problem = serde_json::json!({
         "name": board.name,
-        "fingerprint": crate::problem::fingerprint::fingerprint(&board.spec, None),
+        "fingerprint": crate::problem::fingerprint::fingerprint(&board.spec, crate::problem::fingerprint::Ends::Model),
     });
     (path, Stamp::new(kind, problem, options))
 }

@@ -1,5 +1,5 @@
-//! The checker of a board claim ([`BoardClaim`]): re-verifies one peg-solitaire board
-//! problem's verdict from the model text alone, naming the first step that fails.
+//! The checker of a board claim ([`super::format::BoardClaim`], and a pattern problem's,
+//! [`super::format::PatternClaim`]): re-verifies one peg-solitaire board problem's verdict from the model text alone, naming the first step that fails.
 //!
 //! It shares nothing with the search in `crate::play::peg`: it reads the holes and directions from
 //! the model file ([`crate::problem`]), builds the jumps and the jump program itself (holes
@@ -9,197 +9,26 @@
 //! GF(2) span of the jumps), replays plays with [`crate::proof::verify::replay_board`], and checks
 //! certificates exactly with [`super::farkas`].
 
-use super::farkas::{self, LinearSystem, Row, Tree};
-use super::format::{BoardClaim, BoardVerdict, FORMAT, Proof};
+mod board;
+
+use super::farkas::{self, Tree};
+use super::format::{BoardVerdict, FORMAT, Proof};
 use super::outcore::{Scratch, Work};
 use super::summary::Summary;
 use crate::error::CheckError;
-use crate::problem::Problem;
-use crate::problem::file::{Cells, Spec, Start};
+use crate::problem::fingerprint::Ends;
 use crate::problem::geometry::Cell;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::time::Instant;
 
-/// The board as the checker sees it.
-pub(super) struct Board {
-    pub(super) holes: Vec<Cell>,
-    directions: Vec<Cell>,
-    /// (from, over, to) as hole indices.
-    pub(super) jumps: Vec<(usize, usize, usize)>,
-}
+pub use board::MAX_POSITIONS;
+pub(super) use board::{Board, Sides, enumerate};
 
-impl Board {
-    /// The board of a model file's text, with the model itself (to bind the proof to).
-    pub(super) fn from_model(text: &str) -> Result<(Spec, Board), String> {
-        let p = Problem::parse(text)?;
-        let s = &p.spec;
-        let Cells::List(set) = &s.cells else {
-            return Err("the model's cells are not a list of holes".into());
-        };
-        if s.start != Start::Board || s.dimension != 2 {
-            return Err("the model is not a two-dimensional board".into());
-        }
-        let holes: Vec<Cell> = set
-            .iter()
-            .map(|q| Cell::xy(q[0] + s.target[0], q[1] + s.target[1]))
-            .collect::<BTreeSet<Cell>>()
-            .into_iter()
-            .collect();
-        let directions: Vec<Cell> = s.directions.iter().map(|d| Cell::xy(d[0], d[1])).collect();
-        let at = |c: Cell| holes.binary_search(&c).ok();
-        let mut jumps = Vec::new();
-        for (a, &h) in holes.iter().enumerate() {
-            for &dd in &directions {
-                if let (Some(b), Some(c)) = (at(h + dd), at(h + 2 * dd)) {
-                    jumps.push((a, b, c));
-                }
-            }
-        }
-        Ok((
-            p.spec.clone(),
-            Board {
-                holes,
-                directions,
-                jumps,
-            },
-        ))
-    }
-
-    pub(super) fn hole(&self, c: Cell) -> Option<usize> {
-        self.holes.binary_search(&c).ok()
-    }
-
-    /// Every symmetry of the board as a permutation of the holes: the maps c ↦ M·c + t with
-    /// M an integer matrix of entries −1, 0, 1 and determinant ±1 (the square and the
-    /// triangular lattices' isometries among them) that map the holes onto the holes and the
-    /// directions onto the directions, so that they map jumps to jumps.
-    pub(super) fn symmetries(&self) -> Vec<Vec<usize>> {
-        let dirs: BTreeSet<Cell> = self.directions.iter().copied().collect();
-        let mut out = Vec::new();
-        let entries = [-1i32, 0, 1];
-        for a in entries {
-            for b in entries {
-                for cc in entries {
-                    for d in entries {
-                        if (a * d - b * cc).abs() != 1 {
-                            continue;
-                        }
-                        let map = |c: Cell| Cell::xy(a * c.0 + b * c.1, cc * c.0 + d * c.1);
-                        if let Some(perm) = self.permutation(map, &dirs) {
-                            out.push(perm);
-                        }
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// The holes' permutation of a linear map followed by the translation that takes the
-    /// least image to the least hole, if it maps holes onto holes and directions onto
-    /// directions.
-    fn permutation(&self, map: impl Fn(Cell) -> Cell, dirs: &BTreeSet<Cell>) -> Option<Vec<usize>> {
-        let image: BTreeSet<Cell> = self.holes.iter().map(|&c| map(c)).collect();
-        let t = *self.holes.first()? - *image.first()?;
-        let turned: BTreeSet<Cell> = self.directions.iter().map(|&d| map(d)).collect();
-        if turned != *dirs {
-            return None;
-        }
-        self.holes.iter().map(|&c| self.hole(map(c) + t)).collect()
-    }
-
-    /// The jump program from every hole but `v` to one man on `f`.
-    fn system(&self, v: usize, f: usize) -> LinearSystem {
-        let n = self.holes.len();
-        let mut rows: Vec<Row> = (0..n)
-            .map(|h| {
-                let rhs = (h == f) as i64 - (h != v) as i64;
-                Row {
-                    coefs: Vec::new(),
-                    lo: Some(rhs),
-                    hi: Some(rhs),
-                }
-            })
-            .collect();
-        for (j, &(a, b, c)) in self.jumps.iter().enumerate() {
-            rows[a].coefs.push((j, -1));
-            rows[b].coefs.push((j, -1));
-            rows[c].coefs.push((j, 1));
-        }
-        LinearSystem {
-            cols: vec![(0, Some(n as i64 - 2)); self.jumps.len()],
-            rows,
-        }
-    }
-
-    /// Whether two positions (sets of holes) lie in different position classes: their sum
-    /// is outside the GF(2) span of the jumps' hole triples.
-    fn classes_differ(&self, p: &[bool], q: &[bool]) -> bool {
-        let n = self.holes.len();
-        let mut basis: Vec<Vec<bool>> = Vec::new();
-        let lead = |r: &[bool]| r.iter().position(|&b| b);
-        for &(a, b, c) in &self.jumps {
-            let mut r = vec![false; n];
-            r[a] = true;
-            r[b] = true;
-            r[c] = true;
-            reduce(&mut r, &basis, lead);
-            if lead(&r).is_some() {
-                basis.push(r);
-                basis.sort_by_key(|r| lead(r));
-            }
-        }
-        let mut d: Vec<bool> = p.iter().zip(q).map(|(x, y)| x ^ y).collect();
-        reduce(&mut d, &basis, lead);
-        d.iter().any(|&b| b)
-    }
-}
-
-/// Reduces `r` by an echelon basis (each row's leading bit distinct).
-fn reduce(r: &mut [bool], basis: &[Vec<bool>], lead: impl Fn(&[bool]) -> Option<usize>) {
-    for row in basis {
-        if let Some(l) = lead(row)
-            && r[l]
-        {
-            for (x, y) in r.iter_mut().zip(row) {
-                *x ^= y;
-            }
-        }
-    }
-}
-
-/// The most positions the checker enumerates for an exhaustive claim (a proof needing more
-/// is refused).
-pub const MAX_POSITIONS: usize = 5_000_000;
-
-/// Every position reachable from `start` (bit masks over the holes), or None beyond
-/// [`MAX_POSITIONS`]. Breadth-first, level by level: each jump removes one man.
-fn enumerate(board: &Board, start: u128) -> Option<HashSet<u128>> {
-    let mut all: HashSet<u128> = HashSet::new();
-    let mut level: HashSet<u128> = HashSet::from([start]);
-    while !level.is_empty() {
-        let mut next = HashSet::new();
-        for &p in &level {
-            for &(a, b, c) in &board.jumps {
-                if p >> a & 1 == 1 && p >> b & 1 == 1 && p >> c & 1 == 0 {
-                    next.insert(p ^ (1 << a) ^ (1 << b) ^ (1 << c));
-                }
-            }
-        }
-        all.extend(level);
-        if all.len() + next.len() > MAX_POSITIONS {
-            return None;
-        }
-        level = next;
-    }
-    Some(all)
-}
-
+/// The start reaches exactly `positions` positions, and the finish is not one of them.
 fn unreachable(
     c: &mut Checker,
     board: &Board,
-    v: usize,
-    f: usize,
+    sides: &Sides,
     positions: u64,
 ) -> Result<(), CheckError> {
     c.context = format!(
@@ -207,10 +36,7 @@ fn unreachable(
         c.context.split(',').next().unwrap_or("")
     );
     c.expect(board.holes.len() <= 128, || "more than 128 holes".into())?;
-    let start = (0..board.holes.len())
-        .filter(|&h| h != v)
-        .fold(0u128, |m, h| m | 1 << h);
-    let all = enumerate(board, start);
+    let all = enumerate(board, Sides::mask(&sides.start));
     c.expect(all.is_some(), || {
         format!("more than {MAX_POSITIONS} positions are reachable: too many to check")
     })?;
@@ -218,8 +44,8 @@ fn unreachable(
     c.expect(all.len() as u64 == positions, || {
         format!("{} positions are reachable, stated {positions}", all.len())
     })?;
-    c.expect(!all.contains(&(1u128 << f)), || {
-        "the finish alone is reachable".into()
+    c.expect(!all.contains(&Sides::mask(&sides.finish)), || {
+        "the finish is reachable".into()
     })
 }
 
@@ -300,8 +126,7 @@ pub(super) fn verified_pagodas(
 fn exhausted(
     c: &mut Checker,
     board: &Board,
-    v: usize,
-    f: usize,
+    (v, f): (usize, usize),
     stated: &Stated,
     (shown, work): (bool, Option<&Work>),
 ) -> Result<(), CheckError> {
@@ -404,19 +229,25 @@ impl Checker<'_> {
     }
 }
 
-/// Checks a board claim; Ok with a summary only if every step holds; `shown`: the search by
-/// levels draws its progress on stderr.
+/// Checks a board claim (a single vacancy and finish, or a start and a finish pattern): Ok
+/// with a summary only if every step holds; `shown`: the search by levels draws its progress
+/// on stderr.
 pub fn check(
     proof: &Proof,
-    claim: &BoardClaim,
+    ends: Ends,
+    verdict: &BoardVerdict,
     (expected, shown, work): (Option<&crate::problem::file::Spec>, bool, Option<&Work>),
 ) -> Result<Summary, CheckError> {
     let t0 = Instant::now();
-    let (v, f) = (claim.vacancy, claim.finish);
+    let head = match ends {
+        Ends::Holes(v, f) => format!("({},{})->({},{})", v.0, v.1, f.0, f.1),
+        Ends::Patterns(s, f) => format!("pattern of {} -> {}", men(s.len()), men(f.len())),
+        Ends::Model => "(no ends)".into(),
+    };
     let mut c = Checker {
         proof,
         step: 0,
-        context: format!("{} ({},{})->({},{}), setup", proof.army, v.0, v.1, f.0, f.1),
+        context: format!("{} {head}, setup", proof.army),
     };
     c.expect(proof.format == FORMAT, || {
         format!("format '{}', expected '{FORMAT}'", proof.format)
@@ -433,16 +264,14 @@ pub fn check(
     c.expect(spec.name == proof.army, || {
         format!("the model is named '{}', not '{}'", spec.name, proof.army)
     })?;
-    let bound = super::bind::bind(&spec, Some((v, f)), proof.fingerprint.as_deref(), expected);
+    let bound = super::bind::bind(&spec, ends, proof.fingerprint.as_deref(), expected);
     c.expect(bound.is_ok(), || {
         format!("not the problem claimed: {}", bound.clone().unwrap_err())
     })?;
     let bound = bound.unwrap();
-    let (vi, fi) = (board.hole(v), board.hole(f));
-    c.expect(vi.is_some() && fi.is_some(), || {
-        "the vacancy or the finish is not a hole".into()
-    })?;
-    let (vi, fi) = (vi.unwrap(), fi.unwrap());
+    let sides = board.sides(ends);
+    c.expect(sides.is_ok(), || sides.as_ref().err().unwrap().clone())?;
+    let sides = sides.unwrap();
     let mut summary = Summary {
         army: proof.army.clone(),
         fingerprint: bound.fingerprint,
@@ -450,9 +279,25 @@ pub fn check(
         board: true,
         ..Summary::default()
     };
-    let claimed = match &claim.verdict {
+    let claimed = decide(&mut c, &board, &sides, verdict, (shown, work), &mut summary)?;
+    summary.claim = format!("{head} {claimed}");
+    summary.steps = c.step;
+    summary.seconds = t0.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// Checks the verdict itself; what it claims, in words.
+fn decide(
+    c: &mut Checker,
+    board: &Board,
+    sides: &Sides,
+    verdict: &BoardVerdict,
+    (shown, work): (bool, Option<&Work>),
+    summary: &mut Summary,
+) -> Result<&'static str, CheckError> {
+    Ok(match verdict {
         BoardVerdict::Solvable => {
-            solvable(&mut c, &board, v, f)?;
+            solvable(c, board, sides)?;
             "solvable"
         }
         BoardVerdict::PositionClass {
@@ -460,18 +305,11 @@ pub fn check(
             start_parity,
             finish_parity,
         } => {
-            class(
-                &mut c,
-                &board,
-                vi,
-                fi,
-                witness,
-                (*start_parity, *finish_parity),
-            )?;
+            class(c, board, sides, witness, (*start_parity, *finish_parity))?;
             "not solvable (position class)"
         }
         BoardVerdict::Unreachable { positions } => {
-            unreachable(&mut c, &board, vi, fi, *positions)?;
+            unreachable(c, board, sides, *positions)?;
             "not solvable (exhaustive search)"
         }
         BoardVerdict::Exhausted {
@@ -481,6 +319,10 @@ pub fn check(
             backward,
             children,
         } => {
+            c.expect(sides.holes.is_some(), || {
+                "a pruned exhaustion is made for one vacancy and one finish, not for a pattern"
+                    .into()
+            })?;
             let stated = Stated {
                 pagodas,
                 symmetries: *symmetries,
@@ -488,7 +330,7 @@ pub fn check(
                 backward,
                 children: *children,
             };
-            exhausted(&mut c, &board, vi, fi, &stated, (shown, work))?;
+            exhausted(c, board, sides.holes.unwrap(), &stated, (shown, work))?;
             "not solvable (pruned exhaustive search)"
         }
         BoardVerdict::NoJumpVector {
@@ -498,43 +340,49 @@ pub fn check(
         } => {
             summary.ips = 1;
             summary.certified = 1;
-            no_vector(&mut c, &board, vi, fi, (*rows, *cols), certificate)?
+            no_vector(c, board, sides, (*rows, *cols), certificate)?
         }
-    };
-    summary.claim = format!("({},{})->({},{}) {claimed}", v.0, v.1, f.0, f.1);
-    summary.steps = c.step;
-    summary.seconds = t0.elapsed().as_secs_f64();
-    Ok(summary)
+    })
 }
 
-fn solvable(c: &mut Checker, board: &Board, v: Cell, f: Cell) -> Result<(), CheckError> {
-    c.context = format!(
-        "{} ({},{})->({},{}), play",
-        c.proof.army, v.0, v.1, f.0, f.1
-    );
+/// The proof's play starts from the start's men and ends with exactly the finish's.
+fn solvable(c: &mut Checker, board: &Board, sides: &Sides) -> Result<(), CheckError> {
+    c.context = format!("{}, play", c.context.split(',').next().unwrap_or(""));
     let play = c.proof.play.as_ref();
     c.expect(play.is_some(), || "a solvable claim needs a play".into())?;
     let play = play.unwrap();
-    let wanted: HashSet<Cell> = board.holes.iter().copied().filter(|&h| h != v).collect();
+    let on = |p: &[bool]| -> Vec<Cell> {
+        (0..p.len())
+            .filter(|&h| p[h])
+            .map(|h| board.holes[h])
+            .collect()
+    };
+    let (start, finish) = (on(&sides.start), on(&sides.finish));
+    let wanted: HashSet<Cell> = start.iter().copied().collect();
     let given: HashSet<Cell> = play.army.iter().copied().collect();
-    c.expect(given == wanted && given.len() == play.army.len(), || {
-        "the play's start is not every hole but the vacancy".into()
-    })?;
+    c.expect(
+        given == wanted && given.len() == play.army.len(),
+        || match sides.holes {
+            Some(_) => "the play's start is not every hole but the vacancy".into(),
+            None => "the play's start is not the start pattern".into(),
+        },
+    )?;
     let steps: Vec<crate::proof::verify::Step> = play
         .jumps
         .iter()
         .map(|&(from, over, to)| crate::proof::verify::Step { from, over, to })
         .collect();
     let holes: HashSet<Cell> = board.holes.iter().copied().collect();
-    let r = crate::proof::verify::replay_board(&holes, &board.directions, &play.army, &steps, f);
+    let r =
+        crate::proof::verify::replay_board(&holes, &board.directions, &play.army, &steps, &finish);
     c.expect(r.is_ok(), || r.unwrap_err())
 }
 
+/// The witness is invariant under every jump, and start and finish differ on it.
 fn class(
     c: &mut Checker,
     board: &Board,
-    v: usize,
-    f: usize,
+    sides: &Sides,
     witness: &[Cell],
     (sp, fp): (u8, u8),
 ) -> Result<(), CheckError> {
@@ -561,10 +409,9 @@ fn class(
         let h = |i: usize| board.holes[i];
         format!("the witness is not invariant: jump {:?} over {:?} into {:?} meets it an odd number of times", h(*a), h(*b), h(*cc))
     })?;
-    let start: Vec<bool> = (0..board.holes.len()).map(|h| h != v).collect();
-    let fin: Vec<bool> = (0..board.holes.len()).map(|h| h == f).collect();
+    let (start, fin) = (&sides.start, &sides.finish);
     let parity = |p: &[bool]| (p.iter().zip(&inw).filter(|(a, b)| **a && **b).count() % 2) as u8;
-    let (s, e) = (parity(&start), parity(&fin));
+    let (s, e) = (parity(start), parity(fin));
     c.expect(s == sp, || {
         format!("the start has parity {s} on the witness, stated {sp}")
     })?;
@@ -575,16 +422,16 @@ fn class(
         "start and finish have the same parity on the witness".into()
     })?;
     // The classes again, by the checker's own elimination.
-    c.expect(board.classes_differ(&start, &fin), || {
+    c.expect(board.classes_differ(start, fin), || {
         "start and finish are in the same position class".into()
     })
 }
 
+/// The jump program, built here, has no integer solution: the certificate says why.
 fn no_vector(
     c: &mut Checker,
     board: &Board,
-    v: usize,
-    f: usize,
+    sides: &Sides,
     (rows, cols): (usize, usize),
     certificate: &Tree,
 ) -> Result<&'static str, CheckError> {
@@ -592,7 +439,7 @@ fn no_vector(
         "{}, jump program",
         c.context.split(',').next().unwrap_or("")
     );
-    let sys = board.system(v, f);
+    let sys = board.system(sides);
     c.expect(sys.rows.len() == rows && sys.cols.len() == cols, || {
         format!(
             "the program has {} rows and {} columns, stated {rows} and {cols}",
@@ -606,4 +453,13 @@ fn no_vector(
         Tree::Leaf(_) => "not solvable (resource count)",
         _ => "not solvable (integer program)",
     })
+}
+
+/// "1 man", "3 men".
+fn men(n: usize) -> String {
+    if n == 1 {
+        "1 man".into()
+    } else {
+        format!("{n} men")
+    }
 }

@@ -1,0 +1,305 @@
+//! Pattern problems: from any start position of a board to exactly a finish position (the
+//! pattern problems Bell and Beasley catalogue beside the single-vacancy ones, which are the
+//! case "every hole but one, to one man"). Settled by the steps of [`super::settle`] that do
+//! not need a single vacancy, cheapest first:
+//! 1. *position class* ([`super::classes`]): an invariant on which the two positions differ;
+//! 2. *resource count*: the jump program between them has no real solution (an exact Farkas
+//!    certificate);
+//! 3. *search*: depth-first from the start, with a table of the positions that failed; it
+//!    finds a play (replayed before it is reported) or runs out of positions. When it runs
+//!    out, every position reachable from the start is counted, for the checker to count
+//!    again; beyond the checker's limit, the jump program gets a branch-and-bound
+//!    certificate, or the problem is left undecided.
+//!
+//! The proof is a [`crate::proof::format::PatternClaim`], checked as a board claim is.
+
+use super::classes::{self, Mask};
+use super::settle::{self, Verdict};
+use super::{Jump, PegBoard};
+use crate::problem::geometry::Cell;
+use crate::proof::format::{BoardVerdict, Claim, FORMAT, PatternClaim, Play, Proof};
+use crate::proof::verify::Step;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// A pattern problem: the men of the start and of the finish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub start: Vec<Cell>,
+    pub finish: Vec<Cell>,
+}
+
+/// A settled pattern problem.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// Positions the search visited (failed ones kept).
+    pub positions: usize,
+    pub seconds: f64,
+}
+
+/// Limits of the search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Failed positions the search may keep before it gives up.
+    pub positions: usize,
+    /// Nodes and seconds of the branch-and-bound certificate.
+    pub tree_nodes: usize,
+    pub tree_seconds: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            positions: 50_000_000,
+            tree_nodes: 20_000,
+            tree_seconds: 60.0,
+        }
+    }
+}
+
+impl Pattern {
+    /// The two positions as hole masks, or why they are not positions of the board.
+    pub fn masks(&self, board: &PegBoard) -> Result<(Mask, Mask), String> {
+        if board.cells.len() > 128 {
+            return Err("pattern problems take boards of at most 128 holes".into());
+        }
+        let mask = |men: &[Cell], side: &str| -> Result<Mask, String> {
+            if men.is_empty() {
+                return Err(format!("the {side} has no man"));
+            }
+            let mut m: Mask = 0;
+            for &c in men {
+                let h = board.index.get(&c).ok_or_else(|| {
+                    format!(
+                        "the {side}'s man at ({},{}) is not on a hole of {}",
+                        c.0, c.1, board.name
+                    )
+                })?;
+                if m >> h & 1 == 1 {
+                    return Err(format!("the {side} names ({},{}) twice", c.0, c.1));
+                }
+                m |= 1 << h;
+            }
+            Ok(m)
+        };
+        Ok((mask(&self.start, "start")?, mask(&self.finish, "finish")?))
+    }
+}
+
+/// Settles the pattern problem on the board.
+pub fn settle(board: &PegBoard, p: &Pattern, limits: &Limits) -> Result<Outcome, String> {
+    let t0 = Instant::now();
+    let (start, finish) = p.masks(board)?;
+    let mut positions = 0;
+    let verdict = if let Some(w) = classes::witness_between(board, start, finish) {
+        Verdict::Class { witness: w }
+    } else {
+        let sys = settle::system_between(board, start, finish);
+        match crate::ip::certify::farkas(&sys) {
+            Some(certificate) => Verdict::ResourceCount { certificate },
+            None => {
+                let mut s = Search::new(board, finish, limits.positions);
+                let found = s.dfs(start);
+                positions = s.failed.len();
+                match found {
+                    Some(true) => replayed(board, p, &s.path),
+                    Some(false) => exhausted(board, (start, finish), &sys, limits),
+                    None => certified(&sys, limits, "the search ran out of positions"),
+                }
+            }
+        }
+    };
+    Ok(Outcome {
+        verdict,
+        positions,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// The depth-first search: the jumps of the play found (in reverse until it ends).
+struct Search<'a> {
+    board: &'a PegBoard,
+    finish: Mask,
+    men: u32,
+    failed: HashSet<Mask>,
+    budget: usize,
+    path: Vec<usize>,
+}
+
+impl Search<'_> {
+    fn new(board: &PegBoard, finish: Mask, budget: usize) -> Search<'_> {
+        Search {
+            board,
+            finish,
+            men: finish.count_ones(),
+            failed: HashSet::new(),
+            budget,
+            path: Vec::new(),
+        }
+    }
+
+    /// Some(true): the finish is reached from p (the path holds the jumps); Some(false): it
+    /// is not; None: the budget ran out. A position of as few men as the finish, not the
+    /// finish, is a dead end (every jump removes a man).
+    fn dfs(&mut self, p: Mask) -> Option<bool> {
+        if p == self.finish {
+            return Some(true);
+        }
+        if p.count_ones() <= self.men || self.failed.contains(&p) {
+            return Some(false);
+        }
+        if self.failed.len() >= self.budget || settle::interrupted() {
+            return None;
+        }
+        for (j, &Jump { from, over, to }) in self.board.jumps.iter().enumerate() {
+            if p >> from & 1 == 1 && p >> over & 1 == 1 && p >> to & 1 == 0 {
+                let child = p ^ (1 << from) ^ (1 << over) ^ (1 << to);
+                if self.dfs(child)? {
+                    self.path.push(j);
+                    return Some(true);
+                }
+            }
+        }
+        self.failed.insert(p);
+        Some(false)
+    }
+}
+
+/// A play from jump indices in reverse, checked by the independent replay.
+fn replayed(board: &PegBoard, p: &Pattern, reversed: &[usize]) -> Verdict {
+    let play: Vec<Step> = reversed
+        .iter()
+        .rev()
+        .map(|&j| {
+            let Jump { from, over, to } = board.jumps[j];
+            let c = |h: usize| board.cells[h];
+            Step {
+                from: c(from),
+                over: c(over),
+                to: c(to),
+            }
+        })
+        .collect();
+    let holes = board.cells.iter().copied().collect();
+    match crate::proof::verify::replay_board(&holes, &board.directions, &p.start, &play, &p.finish)
+    {
+        Ok(_) => Verdict::Solvable { play },
+        Err(e) => Verdict::Undecided {
+            why: format!("the play found does not replay: {e}"),
+        },
+    }
+}
+
+/// The search found no play: every position reachable from the start, counted for the
+/// proof when the checker's limit allows; else a certificate for the jump program.
+fn exhausted(
+    board: &PegBoard,
+    (start, finish): (Mask, Mask),
+    sys: &crate::proof::farkas::LinearSystem,
+    limits: &Limits,
+) -> Verdict {
+    let max = crate::proof::peg::MAX_POSITIONS;
+    match reachable(board, start, max) {
+        Some(all) if !all.contains(&finish) => Verdict::Exhausted {
+            positions: all.len(),
+        },
+        Some(_) => Verdict::Undecided {
+            why: "the search and the count of reachable positions disagree".into(),
+        },
+        None => certified(
+            sys,
+            limits,
+            &format!(
+                "no play, but more than {max} positions are reachable: too many for an exhaustive proof"
+            ),
+        ),
+    }
+}
+
+/// Every position reachable from `start`, or None beyond `max` of them.
+fn reachable(board: &PegBoard, start: Mask, max: usize) -> Option<HashSet<Mask>> {
+    let mut all = HashSet::new();
+    let mut level = vec![start];
+    while !level.is_empty() {
+        let mut next = HashSet::new();
+        for &p in &level {
+            for &Jump { from, over, to } in &board.jumps {
+                if p >> from & 1 == 1 && p >> over & 1 == 1 && p >> to & 1 == 0 {
+                    next.insert(p ^ (1 << from) ^ (1 << over) ^ (1 << to));
+                }
+            }
+        }
+        all.extend(level);
+        if all.len() + next.len() > max {
+            return None;
+        }
+        level = next.into_iter().collect();
+    }
+    Some(all)
+}
+
+/// The jump program's branch-and-bound certificate, if HiGHS and the exact check find one
+/// within the limits; else undecided, saying `why` the search did not settle it.
+fn certified(sys: &crate::proof::farkas::LinearSystem, limits: &Limits, why: &str) -> Verdict {
+    match crate::ip::certify::tree(sys, limits.tree_nodes, Some(limits.tree_seconds)) {
+        Some(certificate) => Verdict::Ip { certificate },
+        None => Verdict::Undecided {
+            why: format!(
+                "{why}; the jump program has no infeasibility certificate within the limits"
+            ),
+        },
+    }
+}
+
+/// The proof of a settled pattern problem (None when it is undecided).
+pub fn proof(board: &PegBoard, p: &Pattern, o: &Outcome) -> Option<Proof> {
+    let (start, finish) = p.masks(board).ok()?;
+    let mut play = None;
+    let no_vector = |certificate| BoardVerdict::NoJumpVector {
+        rows: board.cells.len(),
+        cols: board.jumps.len(),
+        certificate,
+    };
+    let verdict = match &o.verdict {
+        Verdict::Solvable { play: steps } => {
+            play = Some(Play {
+                army: p.start.clone(),
+                jumps: steps.iter().map(|s| (s.from, s.over, s.to)).collect(),
+            });
+            BoardVerdict::Solvable
+        }
+        Verdict::Class { witness } => BoardVerdict::PositionClass {
+            witness: classes::cells_of(board, *witness),
+            start_parity: ((witness & start).count_ones() % 2) as u8,
+            finish_parity: ((witness & finish).count_ones() % 2) as u8,
+        },
+        Verdict::ResourceCount { certificate } => {
+            no_vector(crate::proof::farkas::Tree::Leaf(certificate.clone()))
+        }
+        Verdict::Ip { certificate } => no_vector(certificate.clone()),
+        Verdict::Exhausted { positions } => BoardVerdict::Unreachable {
+            positions: *positions as u64,
+        },
+        Verdict::Pruned(_) | Verdict::Undecided { .. } => return None,
+    };
+    use crate::problem::fingerprint::{Ends, fingerprint};
+    Some(Proof {
+        format: FORMAT.into(),
+        program: format!("solarmy {}", env!("CARGO_PKG_VERSION")),
+        army: board.name.clone(),
+        model: Some(board.source.clone()),
+        fingerprint: Some(fingerprint(
+            &board.spec,
+            Ends::Patterns(&p.start, &p.finish),
+        )),
+        level: 0,
+        claim: Claim::Pattern(PatternClaim {
+            start: p.start.clone(),
+            finish: p.finish.clone(),
+            verdict,
+        }),
+        play,
+        rounds: Vec::new(),
+    })
+}
