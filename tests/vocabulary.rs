@@ -88,6 +88,8 @@ fn every_command_json_has_the_envelope_of_the_schema() {
     let d = scratch("vocabulary");
     let d = d.to_str().unwrap();
     let tri = "models/triangle5.toml";
+    std::fs::write(format!("{d}/s.csv"), "x,y\n0,0\n1,0\n").unwrap();
+    std::fs::write(format!("{d}/f.csv"), "x,y\n2,0\n").unwrap();
     // One command line a line (the scratch directory's path has no spaces), and its exit.
     let runs = [
         (
@@ -99,6 +101,10 @@ fn every_command_json_has_the_envelope_of_the_schema() {
             0,
         ),
         ("solve --army skew --level 7".into(), 0),
+        (
+            format!("solve --model {tri} --start {d}/s.csv --finish {d}/f.csv --proof {d}/p.json"),
+            0,
+        ),
         (
             format!("verify --army conway --level 2 {d}/conway-2-army.csv {d}/conway-2-play.csv"),
             0,
@@ -112,7 +118,7 @@ fn every_command_json_has_the_envelope_of_the_schema() {
         ("cases --army conway --level 3 --size 8".into(), 0),
         ("cases --army skew --level 7 --size 8".into(), 0),
         (
-            format!("check {d}/c2.json {d}/t.json no-such-proof.json"),
+            format!("check {d}/c2.json {d}/t.json {d}/p.json no-such-proof.json"),
             1,
         ),
         (format!("certify {d}/c2.json"), 0),
