@@ -230,3 +230,30 @@ fn bad_patterns_get_one_line() {
     assert_eq!(code, 2);
     assert!(err.contains("--start FILE"), "{err}");
 }
+
+#[test]
+fn a_time_limit_leaves_a_hard_pattern_undecided() {
+    let dir = scratch("pattern-time");
+    let wiegleb = PegBoard::read(&model("wiegleb")).unwrap();
+    let all: Vec<(i32, i32)> = wiegleb.cells.iter().map(|c| (c.0, c.1)).collect();
+    let start: Vec<(i32, i32)> = all.iter().copied().filter(|&c| c != (-4, 0)).collect();
+    let s = write_men(&dir, "start.csv", &start);
+    let f = write_men(&dir, "finish.csv", &[(-4, 0)]);
+    let m = model("wiegleb");
+    let (code, out, err) = solarmy(&[
+        "solve",
+        "--model",
+        m.to_str().unwrap(),
+        "--start",
+        &s,
+        "--finish",
+        &f,
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["status"], "undecided");
+    assert!(j["why"].as_str().unwrap().contains("time limit"), "{out}");
+}

@@ -36,7 +36,13 @@ pub fn solve(a: &SolveArgs, start: &Path) -> Result<u8, Error> {
     let spin = crate::search::progress::spinner(a.display.progress());
     spin.iter()
         .for_each(|s| s.set_message(format!("{}: pattern of {} men", board.name, p.start.len())));
-    let o = pattern::settle(&board, &p, &Default::default()).map_err(Error::usage)?;
+    let limits = pattern::Limits {
+        deadline: a
+            .time_limit
+            .map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s)),
+        ..Default::default()
+    };
+    let o = pattern::settle(&board, &p, &limits).map_err(Error::usage)?;
     spin.iter().for_each(|s| s.finish_and_clear());
     if a.json {
         emitln(&to_json(&board, &p, &o).to_string())?;

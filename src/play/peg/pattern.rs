@@ -46,6 +46,8 @@ pub struct Limits {
     /// Nodes and seconds of the branch-and-bound certificate.
     pub tree_nodes: usize,
     pub tree_seconds: f64,
+    /// When the search stops, the problem then undecided (`solve --time-limit`).
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Limits {
@@ -54,6 +56,7 @@ impl Default for Limits {
             positions: 50_000_000,
             tree_nodes: 20_000,
             tree_seconds: 60.0,
+            deadline: None,
         }
     }
 }
@@ -99,12 +102,18 @@ pub fn settle(board: &PegBoard, p: &Pattern, limits: &Limits) -> Result<Outcome,
         match crate::ip::certify::farkas(&sys) {
             Some(certificate) => Verdict::ResourceCount { certificate },
             None => {
-                let mut s = Search::new(board, finish, limits.positions);
+                let mut s = Search::new(board, finish, limits);
                 let found = s.dfs(start);
                 positions = s.failed.len();
                 match found {
                     Some(true) => replayed(board, p, &s.path),
                     Some(false) => exhausted(board, (start, finish), &sys, limits),
+                    None if settle::interrupted() => Verdict::Undecided {
+                        why: "interrupted (Ctrl-C)".into(),
+                    },
+                    None if s.late() => Verdict::Undecided {
+                        why: "the time limit was reached".into(),
+                    },
                     None => certified(&sys, limits, "the search ran out of positions"),
                 }
             }
@@ -124,19 +133,26 @@ struct Search<'a> {
     men: u32,
     failed: HashSet<Mask>,
     budget: usize,
+    deadline: Option<Instant>,
     path: Vec<usize>,
 }
 
 impl Search<'_> {
-    fn new(board: &PegBoard, finish: Mask, budget: usize) -> Search<'_> {
+    fn new<'a>(board: &'a PegBoard, finish: Mask, limits: &Limits) -> Search<'a> {
         Search {
             board,
             finish,
             men: finish.count_ones(),
             failed: HashSet::new(),
-            budget,
+            budget: limits.positions,
+            deadline: limits.deadline,
             path: Vec::new(),
         }
+    }
+
+    /// Past the deadline.
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Some(true): the finish is reached from p (the path holds the jumps); Some(false): it
@@ -149,7 +165,9 @@ impl Search<'_> {
         if p.count_ones() <= self.men || self.failed.contains(&p) {
             return Some(false);
         }
-        if self.failed.len() >= self.budget || settle::interrupted() {
+        // The clock and Ctrl-C are looked at every 4096 positions failed.
+        let look = self.failed.len().is_multiple_of(4096) && (settle::interrupted() || self.late());
+        if self.failed.len() >= self.budget || look {
             return None;
         }
         for (j, &Jump { from, over, to }) in self.board.jumps.iter().enumerate() {
