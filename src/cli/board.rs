@@ -127,20 +127,21 @@ fn refuted_before(path: &Path, stamp: &Stamp, quiet: bool) -> settle::Refuted {
 fn summary_line(board: &PegBoard, o: &Outcome, kind: Option<&PlayKind>) -> String {
     let (v, f) = (o.vacancy, o.finish);
     let head = format!("{} ({},{}) -> ({},{}):", board.name, v.0, v.1, f.0, f.1);
-    match &o.verdict {
+    let note = kind.map_or(String::new(), |k| format!(", {}", k.describe()));
+    verdict_line(&head, &o.verdict, o.seconds, &note)
+}
+
+/// A verdict in words after `head`; `note` follows a play's length (which play it is).
+pub(crate) fn verdict_line(head: &str, verdict: &Verdict, seconds: f64, note: &str) -> String {
+    use crate::cli::plural;
+    match verdict {
         Verdict::Solvable { play } => format!(
-            "{head} solvable: a play of {} jumps in {} moves{}, verified by replay ({:.2} s)",
-            play.len(),
-            crate::proof::verify::count_moves(play),
-            kind.map_or(String::new(), |k| format!(", {}", k.describe())),
-            o.seconds
+            "{head} solvable: a play of {} in {}{note}, verified by replay ({seconds:.2} s)",
+            plural(play.len(), "jump"),
+            plural(crate::proof::verify::count_moves(play), "move"),
         ),
-        Verdict::Undecided { why } => format!("{head} undecided: {why} ({:.2} s)", o.seconds),
-        other => format!(
-            "{head} not solvable: {} ({:.2} s)",
-            other.reason(),
-            o.seconds
-        ),
+        Verdict::Undecided { why } => format!("{head} undecided: {why} ({seconds:.2} s)"),
+        other => format!("{head} not solvable: {} ({seconds:.2} s)", other.reason()),
     }
 }
 

@@ -3,9 +3,8 @@
 //! files, printing, the proof; the work is in [`crate::play::peg::pattern`].
 
 use crate::cli::args::{Error, SolveArgs, emitln};
-use crate::cli::board::{board_of, board_status};
+use crate::cli::board::{board_of, board_status, verdict_line};
 use crate::cli::envelope;
-use crate::cli::plural;
 use crate::cli::verify::men_word;
 use crate::play::peg::PegBoard;
 use crate::play::peg::pattern::{self, Outcome, Pattern};
@@ -47,7 +46,7 @@ pub fn solve(a: &SolveArgs, start: &Path) -> Result<u8, Error> {
     if a.json {
         emitln(&to_json(&board, &p, &o).to_string())?;
     } else {
-        emitln(&line(&board, &p, &o))?;
+        emitln(&verdict_line(&head(&board, &p), &o.verdict, o.seconds, ""))?;
         if let (true, Verdict::Solvable { play }) = (a.show, &o.verdict) {
             let notation = crate::report::notation::Notation::of(&board);
             crate::cli::args::emit(&crate::report::text::moves_text(play, notation.as_ref()))?;
@@ -75,25 +74,6 @@ fn head(board: &PegBoard, p: &Pattern) -> String {
         men_word(p.start.len()),
         men_word(p.finish.len())
     )
-}
-
-/// The answer in one line.
-fn line(board: &PegBoard, p: &Pattern, o: &Outcome) -> String {
-    let head = head(board, p);
-    match &o.verdict {
-        Verdict::Solvable { play } => format!(
-            "{head} solvable: a play of {} in {}, verified by replay ({:.2} s)",
-            plural(play.len(), "jump"),
-            plural(crate::proof::verify::count_moves(play), "move"),
-            o.seconds
-        ),
-        Verdict::Undecided { why } => format!("{head} undecided: {why} ({:.2} s)", o.seconds),
-        other => format!(
-            "{head} not solvable: {} ({:.2} s)",
-            other.reason(),
-            o.seconds
-        ),
-    }
 }
 
 fn to_json(board: &PegBoard, p: &Pattern, o: &Outcome) -> serde_json::Value {
