@@ -1,10 +1,12 @@
 //! The checker of a board claim ([`super::format::BoardClaim`], and a pattern problem's,
-//! [`super::format::PatternClaim`]): re-verifies one peg-solitaire board problem's verdict from the model text alone, naming the first step that fails.
+//! [`super::format::PatternClaim`]): re-verifies one peg-solitaire board problem's verdict
+//! from the model text alone, naming the first step that fails.
 //!
-//! It shares nothing with the search in `crate::play::peg`: it reads the holes and directions from
-//! the model file ([`crate::problem`]), builds the jumps and the jump program itself (holes
-//! in ascending (x, y) order, one balance row each; jumps by from-hole, then by direction in
-//! the file's order, one column each, bounded by N − 2, the number of jumps of any play),
+//! It shares nothing with the search in `crate::play::peg`: it reads the holes and directions
+//! from the model file ([`crate::problem`]), builds the jumps and the jump program itself
+//! (holes in ascending (x, y) order, one balance row each; jumps by from-hole, then by
+//! direction in the file's order, one column each, bounded by the number of jumps of any play:
+//! men at the start − men at the finish, N − 2 for a single vacancy),
 //! recomputes position classes by its own elimination (start ⊕ finish reduced over the
 //! GF(2) span of the jumps), replays plays with [`crate::proof::verify::replay_board`], and checks
 //! certificates exactly with [`super::farkas`].
