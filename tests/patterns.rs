@@ -148,6 +148,24 @@ fn the_latin_cross_is_solved_and_checked_from_the_command_line() {
         out.contains("pattern of 6 men -> 1 man solvable proven"),
         "{out}"
     );
+    // `verify` replays the play to the finish position given as a file, and names the
+    // position it ends on when that is not the one given.
+    let steps = j["play"].as_array().unwrap().iter().map(|s| {
+        let c = |k: &str| format!("{},{}", s[k][0], s[k][1]);
+        format!("{},{},{}\n", c("from"), c("over"), c("to"))
+    });
+    let play = dir.join("play.csv");
+    let header = "from_x,from_y,over_x,over_y,to_x,to_y\n".to_string();
+    std::fs::write(&play, header + &steps.collect::<String>()).unwrap();
+    let m = english.to_str().unwrap();
+    let p = play.to_str().unwrap();
+    let (code, out, err) = solarmy(&["verify", "--model", m, "--finish", &f, &s, p]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("to the finish position (1 man)"), "{out}");
+    let other = write_men(&dir, "other.csv", &[(0, 1)]);
+    let (code, _, err) = solarmy(&["verify", "--model", m, "--finish", &other, &s, p]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not one man on the finish (0, 1)"), "{err}");
 }
 
 #[test]

@@ -262,10 +262,10 @@ pub struct VerifyArgs {
     /// Men must start at distance >= level from the target (rows y >= level for the five armies; 1 to 2147483647). Not for boards
     #[arg(long, allow_hyphen_values = true)]
     pub level: Option<String>,
-    /// Board models only: the hole the last man must stand on (x,y); ARMY_CSV is the start
+    /// Board models only: the hole the last man must stand on (x,y), or a CSV file of the finish position's men (a pattern problem); ARMY_CSV is the start
     #[arg(
         long,
-        value_name = "X,Y",
+        value_name = "X,Y|FILE",
         allow_hyphen_values = true,
         conflicts_with = "level"
     )]

@@ -3,7 +3,7 @@
 //! the play's pictures and viewer page.
 
 use crate::cli::args::{Error, VerifyArgs, emitln, parse_level};
-use crate::cli::board::{board_of, cell};
+use crate::cli::board::board_of;
 use crate::cli::envelope;
 use crate::cli::plural;
 use crate::problem::geometry::Cell;
@@ -105,7 +105,25 @@ fn on_army(a: &VerifyArgs) -> Result<Replayed, Error> {
     })
 }
 
-/// A board play: from the start read (any position of the board) to one man on the finish.
+/// The finish of a board play: `--finish X,Y` (one man on that hole), or `--finish FILE` (a
+/// CSV of the finish position's men, a pattern problem's).
+fn finish_of(a: &VerifyArgs) -> Result<(Vec<Cell>, bool), Error> {
+    let given = a.finish.as_deref().unwrap_or_default();
+    if let Ok(c) = crate::play::peg::parse_cell(given) {
+        return Ok((vec![c], false));
+    }
+    if !Path::new(given).exists() {
+        return Err(Error::usage(format!(
+            "--finish '{given}': neither X,Y nor a file of the finish position's men"
+        )));
+    }
+    let men = export::read_army_in(Path::new(given), 2)
+        .map_err(|e| Error::usage(format!("--finish {given}: {e}")))?;
+    Ok((men, true))
+}
+
+/// A board play: from the start read (any position of the board) to one man on the finish,
+/// or to exactly the finish position of a pattern.
 fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
     if !crate::cli::args::is_board(&a.problem) {
         return Err(Error::usage(
@@ -114,11 +132,12 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
     }
     if a.finish.is_none() {
         return Err(Error::usage(
-            "a board play needs --finish X,Y, the hole its last man must stand on",
+            "a board play needs --finish X,Y, the hole its last man must stand on (or FILE, the finish position's men)",
         ));
     }
     let board = board_of(&a.problem)?;
-    let f = cell(a.finish.as_deref(), "finish")?;
+    let (finish, pattern) = finish_of(a)?;
+    let f = finish[0];
     let men = export::read_army(&a.army_csv)?;
     let play = export::read_play(&a.play_csv)?;
     // A single-vacancy start is the board problem (vacancy, finish); any other start has no
@@ -131,6 +150,11 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
         .collect();
     let vacancy = (empty.len() == 1).then(|| empty[0]);
     let problem = match vacancy {
+        _ if pattern => {
+            use crate::problem::fingerprint::{Ends, fingerprint};
+            let print = fingerprint(&board.spec, Ends::Patterns(&men, &finish));
+            envelope::pattern(&board.name, Some(print), (&men, &finish))
+        }
         Some(v) => envelope::board(&board, v, f),
         None => {
             let mut p = envelope::model(&board.name, &board.spec);
@@ -140,21 +164,24 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
     };
     envelope::watchdog(a.time_limit, a.json, problem.clone());
     let holes = board.cells.iter().copied().collect();
-    let result = verify::replay_board(&holes, &board.directions, &men, &play, &[f]).map(|r| {
+    let result = verify::replay_board(&holes, &board.directions, &men, &play, &finish).map(|r| {
+        let left = if pattern {
+            format!("to the finish position ({})", men_word(finish.len()))
+        } else {
+            format!("one man left on ({},{})", f.0, f.1)
+        };
         let line = format!(
-            "legal: {}, {}, {}, one man left on ({},{}) of board {}",
+            "legal: {}, {}, {}, {left} of board {}",
             men_word(r.men),
             plural(r.jumps, "jump"),
             plural(r.moves, "move"),
-            f.0,
-            f.1,
             board.name
         );
         (r, line)
     });
     envelope::answered();
     if let (Some(dir), Ok(_)) = (&a.out, &result) {
-        match vacancy {
+        match vacancy.filter(|_| !pattern) {
             Some(v) => {
                 let stem = format!("{}-verified", board.name);
                 let start = format!("{}", a.army_csv.display());
