@@ -5,8 +5,11 @@
 //! 1. *position class* ([`super::classes`]): an invariant on which the two positions differ;
 //! 2. *resource count*: the jump program between them has no real solution (an exact Farkas
 //!    certificate);
-//! 3. *search*: depth-first from the start, with a table of the positions that failed; it
-//!    finds a play (replayed before it is reported) or runs out of positions. When it runs
+//! 3. *search*: depth-first, in turns from the start and from the dual problem (the
+//!    finish's complement to the start's), with a table of the positions that failed, the
+//!    board's pagoda functions as a cut (no position weighing less than the finish reaches
+//!    it, since no jump raises a pagoda's weight) and a table of endgames (the positions a
+//!    few jumps before the finish, built backward); it finds a play (replayed before it is reported) or runs out of positions. When it runs
 //!    out, every position reachable from the start is counted, for the checker to count
 //!    again; beyond the checker's limit, the jump program gets a branch-and-bound
 //!    certificate, or the problem is left undecided.
@@ -102,18 +105,19 @@ pub fn settle(board: &PegBoard, p: &Pattern, limits: &Limits) -> Result<Outcome,
         match crate::ip::certify::farkas(&sys) {
             Some(certificate) => Verdict::ResourceCount { certificate },
             None => {
-                let mut s = Search::new(board, finish, limits);
-                let found = s.dfs(start);
-                positions = s.failed.len();
+                let (found, play, spent) = both_ways(board, (start, finish), limits);
+                positions = spent;
                 match found {
-                    Some(true) => replayed(board, p, &s.path),
+                    Some(true) => replayed(board, p, &play),
                     Some(false) => exhausted(board, (start, finish), &sys, limits),
                     None if settle::interrupted() => Verdict::Undecided {
                         why: "interrupted (Ctrl-C)".into(),
                     },
-                    None if s.late() => Verdict::Undecided {
-                        why: "the time limit was reached".into(),
-                    },
+                    None if limits.deadline.is_some_and(|d| Instant::now() >= d) => {
+                        Verdict::Undecided {
+                            why: "the time limit was reached".into(),
+                        }
+                    }
                     None => certified(&sys, limits, "the search ran out of positions"),
                 }
             }
@@ -126,11 +130,84 @@ pub fn settle(board: &PegBoard, p: &Pattern, limits: &Limits) -> Result<Outcome,
     })
 }
 
+/// The search from both ends in turns, each turn's budget of failed positions twice the last:
+/// from the start to the finish, and from the finish's complement to the start's (the same
+/// jumps played in reverse order take the complement of a position to the complement of the
+/// one before it, so a play of that dual problem read backwards is a play of this one).
+/// Whether a play exists (None: the budget, the clock or Ctrl-C ended it first), the play in
+/// order, and the failed positions kept.
+fn both_ways(
+    board: &PegBoard,
+    (start, finish): (Mask, Mask),
+    limits: &Limits,
+) -> (Option<bool>, Vec<usize>, usize) {
+    let full: Mask = (0..board.cells.len()).fold(0, |m, h| m | 1 << h);
+    let ends = [(start, finish), (full & !finish, full & !start)];
+    let mut sides: Vec<Search> = ends
+        .iter()
+        .map(|&(_, f)| Search::new(board, f, limits))
+        .collect();
+    let spent = |s: &[Search]| s.iter().map(|x| x.failed.len()).sum::<usize>();
+    let mut budget = 1 << 16;
+    loop {
+        for (k, s) in sides.iter_mut().enumerate() {
+            s.budget = budget.min(limits.positions);
+            s.path.clear();
+            match s.dfs(ends[k].0) {
+                // The primal's path is the play backwards, the dual's the play in order.
+                Some(true) if k == 0 => {
+                    return (Some(true), s.path.iter().rev().copied().collect(), 0);
+                }
+                Some(true) => return (Some(true), s.path.clone(), 0),
+                Some(false) => return (Some(false), Vec::new(), 0),
+                None => {}
+            }
+        }
+        let used = spent(&sides);
+        if budget >= limits.positions || settle::interrupted() || sides[0].late() {
+            return (None, Vec::new(), used);
+        }
+        budget *= 2;
+    }
+}
+
+/// A pagoda function as masks of the holes of each weight, and the finish's weight.
+struct Cut {
+    parts: Vec<(i64, Mask)>,
+    least: i64,
+}
+
+impl Cut {
+    fn new(values: &[i64], finish: Mask) -> Cut {
+        let mut parts: Vec<(i64, Mask)> = Vec::new();
+        for (h, &v) in values.iter().enumerate().filter(|(_, v)| **v != 0) {
+            match parts.iter_mut().find(|(w, _)| *w == v) {
+                Some((_, m)) => *m |= 1 << h,
+                None => parts.push((v, 1 << h)),
+            }
+        }
+        let mut cut = Cut { parts, least: 0 };
+        cut.least = cut.weight(finish);
+        cut
+    }
+
+    fn weight(&self, p: Mask) -> i64 {
+        (self.parts.iter())
+            .map(|&(v, m)| v * i64::from((p & m).count_ones()))
+            .sum()
+    }
+}
+
 /// The depth-first search: the jumps of the play found (in reverse until it ends).
 struct Search<'a> {
     board: &'a PegBoard,
     finish: Mask,
     men: u32,
+    /// The board's pagodas ([`super::exhaust::candidates`], each verified on every jump).
+    cuts: Vec<Cut>,
+    /// `ends[k]`: every position of `men` + k men from which the finish is reached (in k
+    /// jumps), built backward from the finish by jumps undone while a level stays small.
+    ends: Vec<HashSet<Mask>>,
     failed: HashSet<Mask>,
     budget: usize,
     deadline: Option<Instant>,
@@ -143,6 +220,10 @@ impl Search<'_> {
             board,
             finish,
             men: finish.count_ones(),
+            cuts: (super::exhaust::candidates(board).iter())
+                .map(|p| Cut::new(p, finish))
+                .collect(),
+            ends: endgames(board, finish),
             failed: HashSet::new(),
             budget: limits.positions,
             deadline: limits.deadline,
@@ -162,7 +243,14 @@ impl Search<'_> {
         if p == self.finish {
             return Some(true);
         }
-        if p.count_ones() <= self.men || self.failed.contains(&p) {
+        let k = p.count_ones().saturating_sub(self.men) as usize;
+        if k < self.ends.len() {
+            return Some(self.ends[k].contains(&p) && self.end_play(p, k));
+        }
+        if self.failed.contains(&p) {
+            return Some(false);
+        }
+        if self.cuts.iter().any(|c| c.weight(p) < c.least) {
             return Some(false);
         }
         // The clock and Ctrl-C are looked at every 4096 positions failed.
@@ -184,11 +272,57 @@ impl Search<'_> {
     }
 }
 
-/// A play from jump indices in reverse, checked by the independent replay.
-fn replayed(board: &PegBoard, p: &Pattern, reversed: &[usize]) -> Verdict {
-    let play: Vec<Step> = reversed
+impl Search<'_> {
+    /// Pushes the jumps from `p` (in `ends[k]`) to the finish onto the path, last first (the
+    /// path is built backwards as the search returns); true.
+    fn end_play(&mut self, mut p: Mask, k: usize) -> bool {
+        let mut play = Vec::with_capacity(k);
+        for k in (0..k).rev() {
+            let next =
+                self.board
+                    .jumps
+                    .iter()
+                    .enumerate()
+                    .find_map(|(j, &Jump { from, over, to })| {
+                        let legal = p >> from & 1 == 1 && p >> over & 1 == 1 && p >> to & 1 == 0;
+                        let q = p ^ (1 << from) ^ (1 << over) ^ (1 << to);
+                        (legal && self.ends[k].contains(&q)).then_some((j, q))
+                    });
+            let (j, q) = next.expect("a position of the endgame has a next one");
+            play.push(j);
+            p = q;
+        }
+        self.path.extend(play.iter().rev());
+        true
+    }
+}
+
+/// Most positions an endgame level may hold: the table is built while the last level is
+/// under it.
+const ENDGAME: usize = 20_000;
+
+/// The positions from which `finish` is reached, by the number of jumps, from the finish
+/// backwards (a jump from a over b into c undone: c emptied, a and b filled).
+fn endgames(board: &PegBoard, finish: Mask) -> Vec<HashSet<Mask>> {
+    let mut ends = vec![HashSet::from([finish])];
+    while let Some(last) = ends.last().filter(|l| !l.is_empty() && l.len() <= ENDGAME) {
+        let mut before = HashSet::new();
+        for &q in last {
+            for &Jump { from, over, to } in &board.jumps {
+                if q >> to & 1 == 1 && q >> from & 1 == 0 && q >> over & 1 == 0 {
+                    before.insert(q ^ (1 << from) ^ (1 << over) ^ (1 << to));
+                }
+            }
+        }
+        ends.push(before);
+    }
+    ends
+}
+
+/// A play from jump indices, checked by the independent replay.
+fn replayed(board: &PegBoard, p: &Pattern, jumps: &[usize]) -> Verdict {
+    let play: Vec<Step> = jumps
         .iter()
-        .rev()
         .map(|&j| {
             let Jump { from, over, to } = board.jumps[j];
             let c = |h: usize| board.cells[h];
