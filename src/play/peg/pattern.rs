@@ -149,26 +149,26 @@ fn both_ways(
         .collect();
     let spent = |s: &[Search]| s.iter().map(|x| x.failed.len()).sum::<usize>();
     let mut budget = 1 << 16;
-    loop {
+    let (found, play) = 'turns: loop {
         for (k, s) in sides.iter_mut().enumerate() {
             s.budget = budget.min(limits.positions);
             s.path.clear();
             match s.dfs(ends[k].0) {
                 // The primal's path is the play backwards, the dual's the play in order.
                 Some(true) if k == 0 => {
-                    return (Some(true), s.path.iter().rev().copied().collect(), 0);
+                    break 'turns (Some(true), s.path.iter().rev().copied().collect());
                 }
-                Some(true) => return (Some(true), s.path.clone(), 0),
-                Some(false) => return (Some(false), Vec::new(), 0),
+                Some(true) => break 'turns (Some(true), s.path.clone()),
+                Some(false) => break 'turns (Some(false), Vec::new()),
                 None => {}
             }
         }
-        let used = spent(&sides);
         if budget >= limits.positions || settle::interrupted() || sides[0].late() {
-            return (None, Vec::new(), used);
+            break (None, Vec::new());
         }
         budget *= 2;
-    }
+    };
+    (found, play, spent(&sides))
 }
 
 /// A pagoda function as masks of the holes of each weight, and the finish's weight.
