@@ -5,8 +5,8 @@
 //! 1. *position class* ([`super::classes`]): an invariant on which the two positions differ;
 //! 2. *resource count*: the jump program between them has no real solution (an exact Farkas
 //!    certificate);
-//! 3. *search*: depth-first, in turns from the start and from the dual problem (the
-//!    finish's complement to the start's), with a table of the positions that failed, the
+//! 3. *search*: depth-first, in turns over the problem and its dual (the finish's
+//!    complement to the start's), each mapped by every symmetry of the board, with a table of the positions that failed, the
 //!    board's pagoda functions as a cut (no position weighing less than the finish reaches
 //!    it, since no jump raises a pagoda's weight) and a table of endgames (the positions a
 //!    few jumps before the finish, built backward); it finds a play (replayed before it is reported) or runs out of positions. When it runs
@@ -105,7 +105,7 @@ pub fn settle(board: &PegBoard, p: &Pattern, limits: &Limits) -> Result<Outcome,
         match crate::ip::certify::farkas(&sys) {
             Some(certificate) => Verdict::ResourceCount { certificate },
             None => {
-                let (found, play, spent) = both_ways(board, (start, finish), limits);
+                let (found, play, spent) = variants(board, (start, finish), limits);
                 positions = spent;
                 match found {
                     Some(true) => replayed(board, p, &play),
@@ -130,45 +130,90 @@ pub fn settle(board: &PegBoard, p: &Pattern, limits: &Limits) -> Result<Outcome,
     })
 }
 
-/// The search from both ends in turns, each turn's budget of failed positions twice the last:
-/// from the start to the finish, and from the finish's complement to the start's (the same
-/// jumps played in reverse order take the complement of a position to the complement of the
-/// one before it, so a play of that dual problem read backwards is a play of this one).
+/// The search in turns over variants of the problem, each turn's budget of failed positions
+/// twice the last: the problem and its dual (from the finish's complement to the start's:
+/// the same jumps played in reverse order take the complement of a position to the
+/// complement of the one before it, so a play of the dual read backwards is a play of this
+/// one), each mapped by every symmetry of the board (a play of an image, mapped back, is a
+/// play of this one); the variants explore in different orders, and the luckiest ends it.
 /// Whether a play exists (None: the budget, the clock or Ctrl-C ended it first), the play in
 /// order, and the failed positions kept.
-fn both_ways(
+fn variants(
     board: &PegBoard,
     (start, finish): (Mask, Mask),
     limits: &Limits,
 ) -> (Option<bool>, Vec<usize>, usize) {
     let full: Mask = (0..board.cells.len()).fold(0, |m, h| m | 1 << h);
-    let ends = [(start, finish), (full & !finish, full & !start)];
-    let mut sides: Vec<Search> = ends
-        .iter()
-        .map(|&(_, f)| Search::new(board, f, limits))
+    let perms = board.hole_perms();
+    let image = |g: &[usize], m: Mask| {
+        (0..g.len())
+            .filter(|&h| m >> h & 1 == 1)
+            .fold(0, |x, h| x | 1 << g[h])
+    };
+    let mut seen = HashSet::new();
+    let mut ends = Vec::new();
+    for (k, g) in perms.iter().enumerate() {
+        for dual in [false, true] {
+            let (s, f) = if dual {
+                (full & !finish, full & !start)
+            } else {
+                (start, finish)
+            };
+            let e = (image(g, s), image(g, f));
+            if seen.insert(e) {
+                ends.push((e, k, dual));
+            }
+        }
+    }
+    let mut sides: Vec<Search> = (ends.iter())
+        .map(|&((_, f), _, _)| Search::new(board, f, limits))
         .collect();
     let spent = |s: &[Search]| s.iter().map(|x| x.failed.len()).sum::<usize>();
-    let mut budget = 1 << 16;
+    let per_side = limits.positions / ends.len();
+    let mut budget = 1 << 14;
     let (found, play) = 'turns: loop {
-        for (k, s) in sides.iter_mut().enumerate() {
-            s.budget = budget.min(limits.positions);
+        for (side, s) in sides.iter_mut().enumerate() {
+            s.budget = budget.min(per_side);
             s.path.clear();
-            match s.dfs(ends[k].0) {
-                // The primal's path is the play backwards, the dual's the play in order.
-                Some(true) if k == 0 => {
-                    break 'turns (Some(true), s.path.iter().rev().copied().collect());
+            let ((root, _), g, dual) = ends[side];
+            match s.dfs(root) {
+                // The path is its variant's play backwards: a dual's is this problem's
+                // play forwards.
+                Some(true) => {
+                    let mut play = back(board, &perms[g], &s.path);
+                    if !dual {
+                        play.reverse();
+                    }
+                    break 'turns (Some(true), play);
                 }
-                Some(true) => break 'turns (Some(true), s.path.clone()),
                 Some(false) => break 'turns (Some(false), Vec::new()),
                 None => {}
             }
         }
-        if budget >= limits.positions || settle::interrupted() || sides[0].late() {
+        if budget >= per_side || settle::interrupted() || sides[0].late() {
             break (None, Vec::new());
         }
         budget *= 2;
     };
     (found, play, spent(&sides))
+}
+
+/// Jumps of an image under the symmetry `g` (holes h ↦ g[h]) mapped back to the board's.
+fn back(board: &PegBoard, g: &[usize], jumps: &[usize]) -> Vec<usize> {
+    let mut inverse = vec![0; g.len()];
+    for (h, &x) in g.iter().enumerate() {
+        inverse[x] = h;
+    }
+    let index: std::collections::HashMap<(usize, usize, usize), usize> = (board.jumps.iter())
+        .enumerate()
+        .map(|(j, x)| ((x.from, x.over, x.to), j))
+        .collect();
+    (jumps.iter())
+        .map(|&j| {
+            let Jump { from, over, to } = board.jumps[j];
+            index[&(inverse[from], inverse[over], inverse[to])]
+        })
+        .collect()
 }
 
 /// A pagoda function as masks of the holes of each weight, and the finish's weight.
