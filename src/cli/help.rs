@@ -24,8 +24,8 @@ army or shell, a number out of range, a model file unreadable or malformed), 3 s
 
 pub const SOLVE_HELP: &str = "Examples:
   solarmy solve --army hexagonal --level 6              # 36 men, about 3 s
-  solarmy solve --army diagonal --level 5 --json --out armies
-  solarmy solve --army skew --level 7                   # impossible, with the exact weight
+  solarmy solve --model models/english.toml --vacancy 0,0 --finish 0,0 --proof central.json
+  solarmy solve --model models/english.toml --start models/patterns/english-latin-cross.csv --finish models/patterns/english-centre.csv
 
 Exit codes: 0 answered (optimal or impossible; a board problem solvable or not), 1 failure (a
 file that cannot be written, a solver error), 2 bad command line (a model file unreadable or
