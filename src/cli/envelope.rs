@@ -67,6 +67,20 @@ pub fn of_proof(
     }
 }
 
+/// A pattern problem on `board`, its fingerprint made from the board's model and both
+/// positions (as [`board`] makes a single-vacancy problem's).
+pub fn pattern_on(
+    board: &PegBoard,
+    (start, finish): (
+        &[crate::problem::geometry::Cell],
+        &[crate::problem::geometry::Cell],
+    ),
+) -> Value {
+    use crate::problem::fingerprint::{Ends, fingerprint};
+    let print = fingerprint(&board.spec, Ends::Patterns(start, finish));
+    pattern(&board.name, Some(print), (start, finish))
+}
+
 /// A pattern problem: its board, fingerprint, and the start's and the finish's men.
 pub fn pattern(
     name: &str,

@@ -9,7 +9,6 @@ use crate::cli::verify::men_word;
 use crate::play::peg::PegBoard;
 use crate::play::peg::pattern::{self, Outcome, Pattern};
 use crate::play::peg::settle::Verdict;
-use crate::problem::fingerprint::{Ends, fingerprint};
 use crate::problem::geometry::Cell;
 use serde_json::json;
 use std::path::Path;
@@ -61,8 +60,9 @@ pub fn solve(a: &SolveArgs, start: &Path) -> Result<u8, Error> {
     Ok(if o.verdict.solvable().is_some() { 0 } else { 3 })
 }
 
-/// The men of a pattern file (CSV, columns x and y).
-fn men(path: &Path, flag: &str) -> Result<Vec<Cell>, Error> {
+/// The men of a pattern file (CSV, columns x and y); a file that is not one is a usage
+/// error naming `flag`.
+pub(crate) fn men(path: &Path, flag: &str) -> Result<Vec<Cell>, Error> {
     crate::report::export::read_army_in(path, 2)
         .map_err(|e| Error::usage(format!("{flag} {}: {e}", path.display())))
 }
@@ -82,7 +82,6 @@ fn to_json(board: &PegBoard, p: &Pattern, o: &Outcome) -> serde_json::Value {
         Verdict::Solvable { play } => (None, Some(play)),
         _ => (None, None),
     };
-    let print = fingerprint(&board.spec, Ends::Patterns(&p.start, &p.finish));
     let fields = json!({
         "board": board.name,
         "solvable": o.verdict.solvable(),
@@ -92,6 +91,6 @@ fn to_json(board: &PegBoard, p: &Pattern, o: &Outcome) -> serde_json::Value {
         "positions": o.positions,
         "seconds": o.seconds,
     });
-    let problem = envelope::pattern(&board.name, Some(print), (&p.start, &p.finish));
+    let problem = envelope::pattern_on(board, (&p.start, &p.finish));
     envelope::wrapped(fields, problem, board_status(&o.verdict), o.seconds)
 }

@@ -117,9 +117,10 @@ fn finish_of(a: &VerifyArgs) -> Result<(Vec<Cell>, bool), Error> {
             "--finish '{given}': neither X,Y nor a file of the finish position's men"
         )));
     }
-    let men = export::read_army_in(Path::new(given), 2)
-        .map_err(|e| Error::usage(format!("--finish {given}: {e}")))?;
-    Ok((men, true))
+    Ok((
+        crate::cli::pattern::men(Path::new(given), "--finish")?,
+        true,
+    ))
 }
 
 /// A board play: from the start read (any position of the board) to one man on the finish,
@@ -150,11 +151,7 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
         .collect();
     let vacancy = (empty.len() == 1).then(|| empty[0]);
     let problem = match vacancy {
-        _ if pattern => {
-            use crate::problem::fingerprint::{Ends, fingerprint};
-            let print = fingerprint(&board.spec, Ends::Patterns(&men, &finish));
-            envelope::pattern(&board.name, Some(print), (&men, &finish))
-        }
+        _ if pattern => envelope::pattern_on(&board, (&men, &finish)),
         Some(v) => envelope::board(&board, v, f),
         None => {
             let mut p = envelope::model(&board.name, &board.spec);

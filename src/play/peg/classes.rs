@@ -63,14 +63,18 @@ pub fn invariants(board: &PegBoard) -> Vec<Mask> {
         .collect()
 }
 
-/// The start position: every hole but the vacancy.
-pub fn start_mask(board: &PegBoard, vacancy: usize) -> Mask {
-    let all: Mask = if board.cells.len() == 128 {
+/// Every hole of the board.
+pub fn full_mask(board: &PegBoard) -> Mask {
+    if board.cells.len() == 128 {
         Mask::MAX
     } else {
         (1 << board.cells.len()) - 1
-    };
-    all & !(1 << vacancy)
+    }
+}
+
+/// The start position: every hole but the vacancy.
+pub fn start_mask(board: &PegBoard, vacancy: usize) -> Mask {
+    full_mask(board) & !(1 << vacancy)
 }
 
 /// An invariant on which the start and the finish have different parities, if there is one.

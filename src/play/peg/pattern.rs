@@ -21,7 +21,6 @@ use super::settle::{self, Verdict};
 use super::{Jump, PegBoard};
 use crate::problem::geometry::Cell;
 use crate::proof::format::{BoardVerdict, Claim, FORMAT, PatternClaim, Play, Proof};
-use crate::proof::verify::Step;
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -61,6 +60,13 @@ impl Default for Limits {
             tree_seconds: 60.0,
             deadline: None,
         }
+    }
+}
+
+impl Limits {
+    /// Past the deadline.
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -108,16 +114,14 @@ pub fn settle(board: &PegBoard, p: &Pattern, limits: &Limits) -> Result<Outcome,
                 let (found, play, spent) = variants(board, (start, finish), limits);
                 positions = spent;
                 match found {
-                    Some(true) => replayed(board, p, &play),
+                    Some(true) => settle::replayed_between(board, (&p.start, &p.finish), &play),
                     Some(false) => exhausted(board, (start, finish), &sys, limits),
                     None if settle::interrupted() => Verdict::Undecided {
                         why: "interrupted (Ctrl-C)".into(),
                     },
-                    None if limits.deadline.is_some_and(|d| Instant::now() >= d) => {
-                        Verdict::Undecided {
-                            why: "the time limit was reached".into(),
-                        }
-                    }
+                    None if limits.late() => Verdict::Undecided {
+                        why: "the time limit was reached".into(),
+                    },
                     None => certified(&sys, limits, "the search ran out of positions"),
                 }
             }
@@ -143,7 +147,7 @@ fn variants(
     (start, finish): (Mask, Mask),
     limits: &Limits,
 ) -> (Option<bool>, Vec<usize>, usize) {
-    let full: Mask = (0..board.cells.len()).fold(0, |m, h| m | 1 << h);
+    let full = classes::full_mask(board);
     let perms = board.hole_perms();
     let image = |g: &[usize], m: Mask| {
         (0..g.len())
@@ -165,8 +169,9 @@ fn variants(
             }
         }
     }
+    let pagodas = super::exhaust::candidates(board);
     let mut sides: Vec<Search> = (ends.iter())
-        .map(|&((_, f), _, _)| Search::new(board, f, limits))
+        .map(|&((_, f), _, _)| Search::new(board, f, &pagodas, limits))
         .collect();
     let spent = |s: &[Search]| s.iter().map(|x| x.failed.len()).sum::<usize>();
     let per_side = limits.positions / ends.len();
@@ -190,7 +195,7 @@ fn variants(
                 None => {}
             }
         }
-        if budget >= per_side || settle::interrupted() || sides[0].late() {
+        if budget >= per_side || settle::interrupted() || limits.late() {
             break (None, Vec::new());
         }
         budget *= 2;
@@ -246,6 +251,7 @@ impl Cut {
 /// The depth-first search: the jumps of the play found (in reverse until it ends).
 struct Search<'a> {
     board: &'a PegBoard,
+    limits: &'a Limits,
     finish: Mask,
     men: u32,
     /// The board's pagodas ([`super::exhaust::candidates`], each verified on every jump).
@@ -255,30 +261,28 @@ struct Search<'a> {
     ends: Vec<HashSet<Mask>>,
     failed: HashSet<Mask>,
     budget: usize,
-    deadline: Option<Instant>,
     path: Vec<usize>,
 }
 
-impl Search<'_> {
-    fn new<'a>(board: &'a PegBoard, finish: Mask, limits: &Limits) -> Search<'a> {
+impl<'a> Search<'a> {
+    /// The search toward `finish`, cut by `pagodas` (weights by hole, each verified).
+    fn new(
+        board: &'a PegBoard,
+        finish: Mask,
+        pagodas: &[Vec<i64>],
+        limits: &'a Limits,
+    ) -> Search<'a> {
         Search {
             board,
+            limits,
             finish,
             men: finish.count_ones(),
-            cuts: (super::exhaust::candidates(board).iter())
-                .map(|p| Cut::new(p, finish))
-                .collect(),
+            cuts: pagodas.iter().map(|p| Cut::new(p, finish)).collect(),
             ends: endgames(board, finish),
             failed: HashSet::new(),
             budget: limits.positions,
-            deadline: limits.deadline,
             path: Vec::new(),
         }
-    }
-
-    /// Past the deadline.
-    fn late(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Some(true): the finish is reached from p (the path holds the jumps); Some(false): it
@@ -299,17 +303,17 @@ impl Search<'_> {
             return Some(false);
         }
         // The clock and Ctrl-C are looked at every 4096 positions failed.
-        let look = self.failed.len().is_multiple_of(4096) && (settle::interrupted() || self.late());
+        let look =
+            self.failed.len().is_multiple_of(4096) && (settle::interrupted() || self.limits.late());
         if self.failed.len() >= self.budget || look {
             return None;
         }
-        for (j, &Jump { from, over, to }) in self.board.jumps.iter().enumerate() {
-            if p >> from & 1 == 1 && p >> over & 1 == 1 && p >> to & 1 == 0 {
-                let child = p ^ (1 << from) ^ (1 << over) ^ (1 << to);
-                if self.dfs(child)? {
-                    self.path.push(j);
-                    return Some(true);
-                }
+        for (j, jump) in self.board.jumps.iter().enumerate() {
+            if let Some(child) = jumped(p, jump)
+                && self.dfs(child)?
+            {
+                self.path.push(j);
+                return Some(true);
             }
         }
         self.failed.insert(p);
@@ -323,16 +327,11 @@ impl Search<'_> {
     fn end_play(&mut self, mut p: Mask, k: usize) -> bool {
         let mut play = Vec::with_capacity(k);
         for k in (0..k).rev() {
-            let next =
-                self.board
-                    .jumps
-                    .iter()
-                    .enumerate()
-                    .find_map(|(j, &Jump { from, over, to })| {
-                        let legal = p >> from & 1 == 1 && p >> over & 1 == 1 && p >> to & 1 == 0;
-                        let q = p ^ (1 << from) ^ (1 << over) ^ (1 << to);
-                        (legal && self.ends[k].contains(&q)).then_some((j, q))
-                    });
+            let next = (self.board.jumps.iter().enumerate()).find_map(|(j, jump)| {
+                jumped(p, jump)
+                    .filter(|q| self.ends[k].contains(q))
+                    .map(|q| (j, q))
+            });
             let (j, q) = next.expect("a position of the endgame has a next one");
             play.push(j);
             p = q;
@@ -364,28 +363,10 @@ fn endgames(board: &PegBoard, finish: Mask) -> Vec<HashSet<Mask>> {
     ends
 }
 
-/// A play from jump indices, checked by the independent replay.
-fn replayed(board: &PegBoard, p: &Pattern, jumps: &[usize]) -> Verdict {
-    let play: Vec<Step> = jumps
-        .iter()
-        .map(|&j| {
-            let Jump { from, over, to } = board.jumps[j];
-            let c = |h: usize| board.cells[h];
-            Step {
-                from: c(from),
-                over: c(over),
-                to: c(to),
-            }
-        })
-        .collect();
-    let holes = board.cells.iter().copied().collect();
-    match crate::proof::verify::replay_board(&holes, &board.directions, &p.start, &play, &p.finish)
-    {
-        Ok(_) => Verdict::Solvable { play },
-        Err(e) => Verdict::Undecided {
-            why: format!("the play found does not replay: {e}"),
-        },
-    }
+/// `p` after the jump, if the jump is legal in it.
+fn jumped(p: Mask, &Jump { from, over, to }: &Jump) -> Option<Mask> {
+    (p >> from & 1 == 1 && p >> over & 1 == 1 && p >> to & 1 == 0)
+        .then(|| p ^ (1 << from) ^ (1 << over) ^ (1 << to))
 }
 
 /// The search found no play: every position reachable from the start, counted for the
@@ -397,10 +378,8 @@ fn exhausted(
     limits: &Limits,
 ) -> Verdict {
     let max = crate::proof::peg::MAX_POSITIONS;
-    match reachable(board, start, max) {
-        Some(all) if !all.contains(&finish) => Verdict::Exhausted {
-            positions: all.len(),
-        },
+    match super::play::reachable_between(board, (start, finish), max) {
+        Some((positions, false)) => Verdict::Exhausted { positions },
         Some(_) => Verdict::Undecided {
             why: "the search and the count of reachable positions disagree".into(),
         },
@@ -412,28 +391,6 @@ fn exhausted(
             ),
         ),
     }
-}
-
-/// Every position reachable from `start`, or None beyond `max` of them.
-fn reachable(board: &PegBoard, start: Mask, max: usize) -> Option<HashSet<Mask>> {
-    let mut all = HashSet::new();
-    let mut level = vec![start];
-    while !level.is_empty() {
-        let mut next = HashSet::new();
-        for &p in &level {
-            for &Jump { from, over, to } in &board.jumps {
-                if p >> from & 1 == 1 && p >> over & 1 == 1 && p >> to & 1 == 0 {
-                    next.insert(p ^ (1 << from) ^ (1 << over) ^ (1 << to));
-                }
-            }
-        }
-        all.extend(level);
-        if all.len() + next.len() > max {
-            return None;
-        }
-        level = next.into_iter().collect();
-    }
-    Some(all)
 }
 
 /// The jump program's branch-and-bound certificate, if HiGHS and the exact check find one

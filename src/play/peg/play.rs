@@ -123,6 +123,16 @@ pub fn reachable(
     limit: usize,
 ) -> Option<(usize, bool)> {
     let start = super::classes::start_mask(board, vacancy);
+    reachable_between(board, (start, 1 << finish), limit)
+}
+
+/// The number of positions reachable from `start` (itself included), and whether `finish`
+/// is one of them; None beyond `limit` positions.
+pub fn reachable_between(
+    board: &PegBoard,
+    (start, finish): (Mask, Mask),
+    limit: usize,
+) -> Option<(usize, bool)> {
     let mut seen: HashSet<Mask> = HashSet::from([start]);
     let mut frontier = vec![start];
     while let Some(p) = frontier.pop() {
@@ -136,5 +146,5 @@ pub fn reachable(
             }
         }
     }
-    Some((seen.len(), seen.contains(&(1 << finish))))
+    Some((seen.len(), seen.contains(&finish)))
 }

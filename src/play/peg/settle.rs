@@ -432,6 +432,17 @@ fn beamed(
 
 /// A play from board jump indices, checked by the independent replay.
 fn replayed(board: &PegBoard, v: usize, f: usize, seq: &[usize]) -> Verdict {
+    let start = board.start(board.cells[v]);
+    replayed_between(board, (&start, &[board.cells[f]]), seq)
+}
+
+/// A play from board jump indices, from the men `start` to exactly the men `finish`,
+/// checked by the independent replay.
+pub(super) fn replayed_between(
+    board: &PegBoard,
+    (start, finish): (&[Cell], &[Cell]),
+    seq: &[usize],
+) -> Verdict {
     let play: Vec<Step> = seq
         .iter()
         .map(|&j| {
@@ -443,7 +454,8 @@ fn replayed(board: &PegBoard, v: usize, f: usize, seq: &[usize]) -> Verdict {
             }
         })
         .collect();
-    match board.replay(board.cells[v], &play, board.cells[f]) {
+    let holes = board.cells.iter().copied().collect();
+    match crate::proof::verify::replay_board(&holes, &board.directions, start, &play, finish) {
         Ok(_) => Verdict::Solvable { play },
         Err(e) => Verdict::Undecided {
             why: format!("the play found does not replay: {e}"),
