@@ -5,11 +5,11 @@
 use crate::cli::args::{Error, SolveArgs, emitln};
 use crate::cli::board::{board_of, board_status, verdict_line};
 use crate::cli::envelope;
-use crate::cli::verify::men_word;
 use crate::play::peg::PegBoard;
 use crate::play::peg::pattern::{self, Outcome, Pattern};
 use crate::play::peg::settle::Verdict;
 use crate::problem::geometry::Cell;
+use crate::proof::verify::men_word;
 use serde_json::json;
 use std::path::Path;
 

@@ -7,7 +7,7 @@ use crate::cli::board::board_of;
 use crate::cli::envelope;
 use crate::cli::plural;
 use crate::problem::geometry::Cell;
-use crate::proof::verify::{self, Replay, Step};
+use crate::proof::verify::{self, Replay, Step, men_word};
 use crate::report::export;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -56,14 +56,6 @@ pub fn verify(a: &VerifyArgs) -> Result<u8, Error> {
         Err(e) => return Err(Error::failure(e)),
     }
     Ok(0)
-}
-
-/// "1 man", "N men".
-pub(crate) fn men_word(n: usize) -> String {
-    match n {
-        1 => "1 man".into(),
-        n => format!("{n} men"),
-    }
 }
 
 /// An army's play: from the army's start cells at the level to a man on the target.

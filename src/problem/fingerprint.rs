@@ -2,8 +2,9 @@
 //! problem it is about and the checker, having rebuilt the problem itself, can tell whether
 //! it is the one the reader meant. The canonical form keeps what decides the mathematics
 //! (dimension, directions, cells, start region, target, and for a board problem its vacancy
-//! and finish, or for a pattern problem its start and finish positions) and drops what does not (name, description, comments, field order, the order
-//! of directions and cells, the drawing's embedding).
+//! and finish, or for a pattern problem its start and finish positions) and drops what does
+//! not (name, description, comments, field order, the order of directions and cells, the
+//! drawing's embedding).
 //!
 //! Every model file under `models/` is bundled into the binary; a proof that uses one of
 //! their names must be about that very model ([`bundled_difference`]), so relabelling a

@@ -160,7 +160,7 @@ impl Checker<'_> {
         self.army = army.unwrap();
         let bound = super::bind::bind(
             &self.army.problem().spec,
-            crate::problem::fingerprint::Ends::Model,
+            Ends::Model,
             p.fingerprint.as_deref(),
             self.opts.expected.as_ref(),
         );

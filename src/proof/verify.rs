@@ -149,10 +149,9 @@ pub fn replay_board(
             [one] => format!("one man on the finish {one:?}"),
             _ => format!("the finish position {finish:?}"),
         };
-        let men = if left.len() == 1 { "man" } else { "men" };
         return Err(format!(
-            "the play ends with {} {men} {left:?}, not {what}",
-            left.len()
+            "the play ends with {} {left:?}, not {what}",
+            men_word(left.len())
         ));
     }
     Ok(Replay {
@@ -190,6 +189,15 @@ fn play_jump(
     board.remove(&s.over);
     board.insert(s.to);
     Ok(())
+}
+
+/// "1 man", "3 men".
+pub fn men_word(n: usize) -> String {
+    if n == 1 {
+        "1 man".into()
+    } else {
+        format!("{n} men")
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use super::farkas::{self, Tree};
 use super::format::{BoardVerdict, FORMAT, Proof};
 use super::outcore::{Scratch, Work};
 use super::summary::Summary;
+use super::verify::men_word;
 use crate::error::CheckError;
 use crate::problem::fingerprint::Ends;
 use crate::problem::geometry::Cell;
@@ -243,7 +244,9 @@ pub fn check(
     let t0 = Instant::now();
     let head = match ends {
         Ends::Holes(v, f) => format!("({},{})->({},{})", v.0, v.1, f.0, f.1),
-        Ends::Patterns(s, f) => format!("pattern of {} -> {}", men(s.len()), men(f.len())),
+        Ends::Patterns(s, f) => {
+            format!("pattern of {} -> {}", men_word(s.len()), men_word(f.len()))
+        }
         Ends::Model => "(no ends)".into(),
     };
     let mut c = Checker {
@@ -455,13 +458,4 @@ fn no_vector(
         Tree::Leaf(_) => "not solvable (resource count)",
         _ => "not solvable (integer program)",
     })
-}
-
-/// "1 man", "3 men".
-fn men(n: usize) -> String {
-    if n == 1 {
-        "1 man".into()
-    } else {
-        format!("{n} men")
-    }
 }
