@@ -133,15 +133,16 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
     let f = finish[0];
     let men = export::read_army(&a.army_csv)?;
     let play = export::read_play(&a.play_csv)?;
-    // A single-vacancy start is the board problem (vacancy, finish); any other start has no
-    // vacancy to name, and is the board's model with that finish.
+    // A single-vacancy start to one man is the board problem (vacancy, finish); a finish
+    // position makes a pattern problem; any other start has no vacancy to name, and is the
+    // board's model with that finish.
     let empty: Vec<Cell> = board
         .cells
         .iter()
         .copied()
         .filter(|c| !men.contains(c))
         .collect();
-    let vacancy = (empty.len() == 1).then(|| empty[0]);
+    let vacancy = (empty.len() == 1 && !pattern).then(|| empty[0]);
     let problem = match vacancy {
         _ if pattern => envelope::pattern_on(&board, (&men, &finish)),
         Some(v) => envelope::board(&board, v, f),
@@ -170,7 +171,7 @@ fn on_board(a: &VerifyArgs) -> Result<Replayed, Error> {
     });
     envelope::answered();
     if let (Some(dir), Ok(_)) = (&a.out, &result) {
-        match vacancy.filter(|_| !pattern) {
+        match vacancy {
             Some(v) => {
                 let stem = format!("{}-verified", board.name);
                 let start = format!("{}", a.army_csv.display());
