@@ -15,6 +15,7 @@ mod board;
 
 use super::farkas::{self, Tree};
 use super::format::{BoardVerdict, FORMAT, Proof};
+use super::moves::Checker;
 use super::outcore::{Scratch, Work};
 use super::summary::Summary;
 use super::verify::men_word;
@@ -74,11 +75,7 @@ fn pagodas(
     board: &Board,
     stated: &[Vec<(Cell, i64)>],
 ) -> Result<Vec<Vec<i64>>, CheckError> {
-    let out = verified_pagodas(board, stated);
-    c.expect(out.is_ok(), || {
-        out.as_ref().err().cloned().unwrap_or_default()
-    })?;
-    Ok(out.unwrap_or_default())
+    c.require(verified_pagodas(board, stated))
 }
 
 /// The stated pagodas as weights by hole, when each names holes, once each, its weights
@@ -177,10 +174,7 @@ fn exhausted(
             let out = Scratch::new(work).and_then(|scratch| {
                 super::outcore::meet(&space, start, depth, stated.children, &scratch.work)
             });
-            c.expect(out.is_ok(), || {
-                format!("the levels on disk: {}", out.as_ref().unwrap_err())
-            })?;
-            out.unwrap()
+            c.require(out.map_err(|e| format!("the levels on disk: {e}")))?
         }
     };
     let super::levels::Outcome::Counts {
@@ -212,26 +206,6 @@ fn exhausted(
     })
 }
 
-struct Checker<'a> {
-    proof: &'a Proof,
-    step: usize,
-    context: String,
-}
-
-impl Checker<'_> {
-    fn expect(&mut self, ok: bool, message: impl FnOnce() -> String) -> Result<(), CheckError> {
-        self.step += 1;
-        if ok {
-            return Ok(());
-        }
-        Err(CheckError {
-            step: self.step,
-            context: self.context.clone(),
-            message: message(),
-        })
-    }
-}
-
 /// Checks a board claim (a single vacancy and finish, or a start and a finish pattern): Ok
 /// with a summary only if every step holds; `shown`: the search by levels draws its progress
 /// on stderr.
@@ -250,7 +224,6 @@ pub fn check(
         Ends::Model => "(no ends)".into(),
     };
     let mut c = Checker {
-        proof,
         step: 0,
         context: format!("{} {head}, setup", proof.army),
     };
@@ -262,21 +235,13 @@ pub fn check(
         .as_deref()
         .ok_or_else(|| "a board proof carries its model's text".to_string())
         .and_then(Board::from_model);
-    c.expect(board.is_ok(), || {
-        format!("no such board: {}", board.as_ref().err().unwrap())
-    })?;
-    let (spec, board) = board.unwrap();
+    let (spec, board) = c.require(board.map_err(|e| format!("no such board: {e}")))?;
     c.expect(spec.name == proof.army, || {
         format!("the model is named '{}', not '{}'", spec.name, proof.army)
     })?;
     let bound = super::bind::bind(&spec, ends, proof.fingerprint.as_deref(), expected);
-    c.expect(bound.is_ok(), || {
-        format!("not the problem claimed: {}", bound.clone().unwrap_err())
-    })?;
-    let bound = bound.unwrap();
-    let sides = board.sides(ends);
-    c.expect(sides.is_ok(), || sides.as_ref().err().unwrap().clone())?;
-    let sides = sides.unwrap();
+    let bound = c.require(bound.map_err(|e| format!("not the problem claimed: {e}")))?;
+    let sides = c.require(board.sides(ends))?;
     let mut summary = Summary {
         army: proof.army.clone(),
         fingerprint: bound.fingerprint,
@@ -284,7 +249,13 @@ pub fn check(
         board: true,
         ..Summary::default()
     };
-    let claimed = decide(&mut c, &board, &sides, verdict, (shown, work), &mut summary)?;
+    let claimed = decide(
+        &mut c,
+        (proof, &board, &sides),
+        verdict,
+        (shown, work),
+        &mut summary,
+    )?;
     summary.claim = format!("{head} {claimed}");
     summary.steps = c.step;
     summary.seconds = t0.elapsed().as_secs_f64();
@@ -294,15 +265,14 @@ pub fn check(
 /// Checks the verdict itself; what it claims, in words.
 fn decide(
     c: &mut Checker,
-    board: &Board,
-    sides: &Sides,
+    (proof, board, sides): (&Proof, &Board, &Sides),
     verdict: &BoardVerdict,
     (shown, work): (bool, Option<&Work>),
     summary: &mut Summary,
 ) -> Result<&'static str, CheckError> {
     Ok(match verdict {
         BoardVerdict::Solvable => {
-            solvable(c, board, sides)?;
+            solvable(c, proof, board, sides)?;
             "solvable"
         }
         BoardVerdict::PositionClass {
@@ -351,11 +321,19 @@ fn decide(
 }
 
 /// The proof's play starts from the start's men and ends with exactly the finish's.
-fn solvable(c: &mut Checker, board: &Board, sides: &Sides) -> Result<(), CheckError> {
+fn solvable(
+    c: &mut Checker,
+    proof: &Proof,
+    board: &Board,
+    sides: &Sides,
+) -> Result<(), CheckError> {
     c.context = format!("{}, play", c.context.split(',').next().unwrap_or(""));
-    let play = c.proof.play.as_ref();
-    c.expect(play.is_some(), || "a solvable claim needs a play".into())?;
-    let play = play.unwrap();
+    let play = c.require(
+        proof
+            .play
+            .as_ref()
+            .ok_or("a solvable claim needs a play".into()),
+    )?;
     let on = |p: &[bool]| -> Vec<Cell> {
         (0..p.len())
             .filter(|&h| p[h])
@@ -372,15 +350,11 @@ fn solvable(c: &mut Checker, board: &Board, sides: &Sides) -> Result<(), CheckEr
             None => "the play's start is not the start pattern".into(),
         },
     )?;
-    let steps: Vec<crate::proof::verify::Step> = play
-        .jumps
-        .iter()
-        .map(|&(from, over, to)| crate::proof::verify::Step { from, over, to })
-        .collect();
+    let steps = super::moves::steps_of(play);
     let holes: HashSet<Cell> = board.holes.iter().copied().collect();
     let r =
         crate::proof::verify::replay_board(&holes, &board.directions, &play.army, &steps, &finish);
-    c.expect(r.is_ok(), || r.unwrap_err())
+    c.require(r).map(|_| ())
 }
 
 /// The witness is invariant under every jump, and start and finish differ on it.
@@ -452,8 +426,7 @@ fn no_vector(
             sys.cols.len()
         )
     })?;
-    let r = farkas::check_tree(&sys, certificate);
-    c.expect(r.is_ok(), || format!("certificate: {}", r.unwrap_err()))?;
+    c.require(farkas::check_tree(&sys, certificate).map_err(|e| format!("certificate: {e}")))?;
     Ok(match certificate {
         Tree::Leaf(_) => "not solvable (resource count)",
         _ => "not solvable (integer program)",
