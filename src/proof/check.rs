@@ -341,11 +341,7 @@ impl Checker<'_> {
         let Some(play) = &self.proof.play else {
             return Err(self.fail("a minimum needs a play".into()));
         };
-        let steps: Vec<crate::proof::verify::Step> = play
-            .jumps
-            .iter()
-            .map(|&(from, over, to)| crate::proof::verify::Step { from, over, to })
-            .collect();
+        let steps = super::moves::steps_of(play);
         let r = crate::proof::verify::replay(
             &self.army.lattice(),
             self.proof.level,

@@ -329,11 +329,7 @@ impl Checker<'_> {
         let mut images_total = 0;
         for (i, a) in armies.iter().enumerate() {
             self.context = format!("{} {}, army {}", self.proof.army, self.proof.level, i + 1);
-            let steps: Vec<crate::proof::verify::Step> = a
-                .jumps
-                .iter()
-                .map(|&(from, over, to)| crate::proof::verify::Step { from, over, to })
-                .collect();
+            let steps = super::moves::steps_of(a);
             let r = crate::proof::verify::replay(&lattice, self.proof.level, &a.army, &steps);
             self.expect(r.is_ok(), || r.as_ref().unwrap_err().to_string())?;
             self.expect(a.army.len() as u64 == men, || {
