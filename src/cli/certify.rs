@@ -24,6 +24,9 @@ const CERTIFY_HELP: &str = "Examples:
   solarmy certify --time-limit 3600 --json results/proofs/hexagonal-7.json.gz
   solarmy certify --cut-rounds 20 --cuts-per-round 30 --out upgraded results/counts/pablito-6-count.json.gz
 
+A program split earlier with leaves left to the solvers is tried again leaf by leaf: each gets
+--nodes and --program-time-limit, then, with --split-above, a split on its next man.
+
 One line per program without a certificate goes to stderr (none with -q): nodes visited, the
 tree's size and the seconds spent. The proof is checked in full (programs still without a
 certificate are re-solved by HiGHS) before it is written. Past --time-limit no further program
@@ -41,7 +44,8 @@ pub struct CertifyArgs {
     /// Branch-and-bound nodes per program
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// Seconds per program (0 < SECONDS <= 1e9; also spelled --seconds, its older name)
+    /// Seconds per program, and per leaf a split left to the solvers when such a program is
+    /// tried again (0 < SECONDS <= 1e9; also spelled --seconds, its older name)
     #[arg(long, alias = "seconds", value_name = "SECONDS", default_value_t = 1800.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub program_time_limit: f64,
     /// Seconds for the whole command (0 < SECONDS <= 1e9): no program is started past them,
@@ -111,6 +115,9 @@ fn certify_one(
 ) -> Result<String, Error> {
     let sys = evidence::system(army, level, &ip.def)?;
     let t = Instant::now();
+    if ip.certificate.is_some() {
+        return refine_one(army, level, ip, &sys, (a, deadline));
+    }
     if let Some(cert) = certify::farkas(&sys) {
         ip.certificate = Some(Tree::Leaf(cert));
         return Ok(format!(
@@ -170,6 +177,47 @@ fn certify_one(
     })
 }
 
+/// A split program's leaves left to the solvers, tried again ([`certify::refine`]): each
+/// gets `--nodes` and `--program-time-limit` CPU seconds of branch and bound, then, with
+/// `--split-above`, a split on its next man to `--split-depth`.
+fn refine_one(
+    army: Army,
+    level: i32,
+    ip: &mut IpProof,
+    sys: &farkas::LinearSystem,
+    (a, deadline): (&CertifyArgs, Option<Instant>),
+) -> Result<String, Error> {
+    let t = Instant::now();
+    let Some(tree) = &ip.certificate else {
+        return Ok("nothing to refine".into());
+    };
+    let before = farkas::check_tree_leaving(sys, tree).map_or(0, |v| v.len());
+    let split_end = t + std::time::Duration::from_secs_f64(a.split_seconds);
+    let budget = certify::Budget {
+        depth: if a.split_above.is_some() {
+            a.split_depth as usize
+        } else {
+            0
+        },
+        deadline: Some(deadline.map_or(split_end, |d| d.min(split_end))),
+    };
+    let leaf = certify::LeafBudget {
+        nodes: a.nodes as usize,
+        seconds: a.program_time_limit,
+    };
+    let groups = evidence::groups(army, level, &ip.def)?;
+    match certify::refine(sys, tree, &groups, (budget, leaf)) {
+        Some((tree, left)) if farkas::check_tree_leaving(sys, &tree).is_ok() => {
+            ip.certificate = Some(tree);
+            Ok(format!(
+                "split: {before} leaves left to the solvers, now {left}, {:.1} s",
+                t.elapsed().as_secs_f64()
+            ))
+        }
+        _ => Ok("split: its tree does not check; left as it was".into()),
+    }
+}
+
 /// Certifies every program of `proof` without a certificate, `a.jobs` at once, none started
 /// past `deadline`; counts the programs now fully certified, those split with leaves left to
 /// the solvers, and those still resting on the solvers (split, not, or not tried).
@@ -182,7 +230,11 @@ fn certify_all(
     let name = a.proof.display().to_string();
     let todo: Vec<_> = programs(proof)
         .into_iter()
-        .filter(|(_, ip)| ip.certificate.is_none())
+        .filter(|(_, ip)| {
+            ip.certificate
+                .as_ref()
+                .is_none_or(farkas::leaves_to_solvers)
+        })
         .collect();
     let bar = crate::search::progress::bar(a.display.progress(), todo.len(), "programs");
     let work = std::sync::Mutex::new(todo.into_iter());

@@ -326,6 +326,20 @@ fn denominator(v: f64, max: i64) -> i64 {
     k1.max(1)
 }
 
+/// The least common multiple of the denominators of every entry's best rational
+/// approximation with denominator at most `each`; None past `most`.
+fn common_denominator(y: &[f64], each: i64, most: i64) -> Option<i64> {
+    let mut lcm: i64 = 1;
+    for &v in y.iter().filter(|v| **v != 0.0) {
+        let d = denominator(v, each);
+        lcm = (lcm / gcd(lcm, d)).checked_mul(d)?;
+        if lcm > most {
+            return None;
+        }
+    }
+    Some(lcm)
+}
+
 /// Integer multipliers from floating-point ones: several scalings, rounded, each sign;
 /// the first that the exact check accepts on the box `cols`, divided by its gcd.
 fn integerize(sys: &LinearSystem, cols: &[(i64, Option<i64>)], y: &[f64]) -> Option<Farkas> {
@@ -344,16 +358,14 @@ fn integerize(sys: &LinearSystem, cols: &[(i64, Option<i64>)], y: &[f64]) -> Opt
         .fold(1.0f64, |m, v| m.min(v.abs()));
     let mut scales = vec![top, 1.0, 1.0 / least];
     // A common denominator of small rational approximations.
-    let mut lcm: i64 = 1;
-    for &v in y.iter().filter(|v| **v != 0.0) {
-        let d = denominator(v / least, 1000);
-        lcm = lcm / gcd(lcm, d) * d;
-        if lcm > 1_000_000_000 {
-            break;
-        }
+    let relative: Vec<f64> = y.iter().map(|v| v / least).collect();
+    if let Some(d) = common_denominator(&relative, 1000, 1_000_000_000) {
+        scales.push(d as f64 / least);
     }
-    if lcm <= 1_000_000_000 {
-        scales.push(lcm as f64 / least);
+    // On 0/±1 systems a vertex's duals share a denominator as large as the basis's
+    // determinant (one of hexagonal 7's split leaves has an LP that misses by 1/64049).
+    if let Some(d) = common_denominator(&y, 100_000_000, 1_000_000_000_000) {
+        scales.push(d as f64);
     }
     scales.extend((1..=8).map(|k| 10f64.powi(k)));
     scales.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
@@ -438,7 +450,7 @@ pub fn farkas_within(sys: &LinearSystem, time_limit: Option<f64>) -> Option<Fark
 
 pub use branch::{size, tree, tree_with_stats};
 pub use gomory::{Rounds, tree_with_cuts};
-pub use split::{Boxes, Budget, boxes, split};
+pub use split::{Boxes, Budget, LeafBudget, boxes, refine, split};
 
 #[cfg(test)]
 mod tests {
@@ -498,6 +510,17 @@ mod tests {
             rows: vec![eq(&[(0, 1), (1, 1)], 1)],
         };
         assert_eq!(tree(&sys, 100, None), None);
+    }
+
+    #[test]
+    fn a_large_common_denominator_is_found() {
+        let y = [3.0 / 64049.0, -5.0 / 64049.0, 1.0, 0.0];
+        assert_eq!(
+            common_denominator(&y, 100_000_000, 1_000_000_000_000),
+            Some(64049)
+        );
+        assert_eq!(common_denominator(&y, 1000, 1_000_000_000), Some(1));
+        assert_eq!(common_denominator(&y, 100_000, 10_000), None);
     }
 
     #[test]

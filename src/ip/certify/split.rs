@@ -85,6 +85,97 @@ fn certify_child(
     tree(child, CHILD_NODES, Some(CHILD_SECONDS)).map(|t| (t, 0))
 }
 
+/// Branch-and-bound budget for each leaf [`refine`] re-tries: nodes and CPU seconds.
+#[derive(Clone, Copy, Debug)]
+pub struct LeafBudget {
+    pub nodes: usize,
+    pub seconds: f64,
+}
+
+/// A tree whose leaves left to the solvers ([`Tree::Solver`]) are tried again: each leaf's
+/// box (its system as [`farkas::check_tree_leaving`] returns it, in the walk's order)
+/// gets Farkas multipliers, a tree within `leaf`, or a split on the next man while
+/// `budget.depth` allows. The second value counts the leaves still left to the solvers.
+/// None when the tree does not check.
+pub fn refine(
+    sys: &LinearSystem,
+    tree: &Tree,
+    groups: &[Vec<usize>],
+    (budget, leaf): (Budget, LeafBudget),
+) -> Option<(Tree, usize)> {
+    let leaves = crate::proof::farkas::check_tree_leaving(sys, tree).ok()?;
+    let mut left = 0;
+    let mut found = leaves.iter().map(|box_| {
+        let t = refine_leaf(box_, groups, (budget, leaf));
+        left += t.as_ref().map_or(1, |(_, l)| *l);
+        t.map(|(t, _)| t)
+    });
+    let tree = fill(tree, &mut found);
+    drop(found);
+    Some((tree, left))
+}
+
+/// One leaf of [`refine`]: Farkas, a tree, else a split (None: still the solvers').
+fn refine_leaf(
+    box_: &LinearSystem,
+    groups: &[Vec<usize>],
+    (budget, leaf): (Budget, LeafBudget),
+) -> Option<(Tree, usize)> {
+    if let Some(f) = farkas(box_) {
+        return Some((Tree::Leaf(f), 0));
+    }
+    if budget.out() {
+        return None;
+    }
+    if let Some(t) = tree(box_, leaf.nodes, Some(leaf.seconds)) {
+        return Some((t, 0));
+    }
+    (budget.depth > 0 && !budget.out())
+        .then(|| split(box_, groups, budget))
+        .flatten()
+}
+
+/// `tree` with its solver leaves replaced, in the walk's order (below, then above), by
+/// what `found` gives (None keeps the leaf).
+fn fill(tree: &Tree, found: &mut impl Iterator<Item = Option<Tree>>) -> Tree {
+    match tree {
+        Tree::Solver => found.next().flatten().unwrap_or(Tree::Solver),
+        Tree::Leaf(_) | Tree::Empty => tree.clone(),
+        Tree::Split {
+            col,
+            value,
+            below,
+            above,
+        } => {
+            let below = Box::new(fill(below, found));
+            Tree::Split {
+                col: *col,
+                value: *value,
+                below,
+                above: Box::new(fill(above, found)),
+            }
+        }
+        Tree::SplitRow {
+            coefs,
+            value,
+            below,
+            above,
+        } => {
+            let below = Box::new(fill(below, found));
+            Tree::SplitRow {
+                coefs: coefs.clone(),
+                value: *value,
+                below,
+                above: Box::new(fill(above, found)),
+            }
+        }
+        Tree::Cut { cut, then } => Tree::Cut {
+            cut: cut.clone(),
+            then: Box::new(fill(then, found)),
+        },
+    }
+}
+
 /// The boxes of a split: child i fixes a man on `cells[i]` and none on the cells before
 /// it; `last` has none on any of them and is empty by `empty`. Together they cover the
 /// system's box.
@@ -182,6 +273,48 @@ mod tests {
         assert_eq!(leaves.len(), 1);
         assert_eq!(leaves[0].cols[0], (1, Some(1)));
         assert!(matches!(**above, Tree::Leaf(_)));
+        // Tried again, the solvers' leaf gets its certificate back, in its place.
+        let budget = Budget {
+            depth: 0,
+            deadline: None,
+        };
+        let leaf = LeafBudget {
+            nodes: 10,
+            seconds: 1.0,
+        };
+        let (t3, left) = refine(&sys, &t2, &[vec![0, 1, 2]], (budget, leaf)).unwrap();
+        assert_eq!(left, 0);
+        assert_eq!(check_tree(&sys, &t3), Ok(()));
+    }
+
+    /// A leaf the solvers keep (its box has an integer point) stays a solver leaf.
+    #[test]
+    fn a_leaf_with_a_solution_stays_the_solvers() {
+        let sys = LinearSystem {
+            cols: vec![(0, Some(1)); 2],
+            rows: vec![Row {
+                coefs: vec![(0, 1), (1, 1)],
+                lo: Some(1),
+                hi: Some(1),
+            }],
+        };
+        let t = Tree::Split {
+            col: 0,
+            value: 0,
+            below: Box::new(Tree::Solver),
+            above: Box::new(Tree::Solver),
+        };
+        let budget = Budget {
+            depth: 1,
+            deadline: None,
+        };
+        let leaf = LeafBudget {
+            nodes: 10,
+            seconds: 1.0,
+        };
+        let (t2, left) = refine(&sys, &t, &[vec![0, 1]], (budget, leaf)).unwrap();
+        assert_eq!(left, 2);
+        assert_eq!(check_tree_leaving(&sys, &t2).unwrap().len(), 2);
     }
 
     /// One man among x0..x3, the groups {x0, x1} (farthest) and {x2, x3}: the box with
