@@ -274,17 +274,22 @@ mod tests {
         assert_eq!(leaves[0].cols[0], (1, Some(1)));
         assert!(matches!(**above, Tree::Leaf(_)));
         // Tried again, the solvers' leaf gets its certificate back, in its place.
+        let (t3, left) = refine(&sys, &t2, &[vec![0, 1, 2]], small(0)).unwrap();
+        assert_eq!(left, 0);
+        assert_eq!(check_tree(&sys, &t3), Ok(()));
+    }
+
+    /// A refinement's small budgets: splits to `depth`, 10 nodes and a second a leaf.
+    fn small(depth: usize) -> (Budget, LeafBudget) {
         let budget = Budget {
-            depth: 0,
+            depth,
             deadline: None,
         };
         let leaf = LeafBudget {
             nodes: 10,
             seconds: 1.0,
         };
-        let (t3, left) = refine(&sys, &t2, &[vec![0, 1, 2]], (budget, leaf)).unwrap();
-        assert_eq!(left, 0);
-        assert_eq!(check_tree(&sys, &t3), Ok(()));
+        (budget, leaf)
     }
 
     /// A leaf the solvers keep (its box has an integer point) stays a solver leaf.
@@ -304,15 +309,7 @@ mod tests {
             below: Box::new(Tree::Solver),
             above: Box::new(Tree::Solver),
         };
-        let budget = Budget {
-            depth: 1,
-            deadline: None,
-        };
-        let leaf = LeafBudget {
-            nodes: 10,
-            seconds: 1.0,
-        };
-        let (t2, left) = refine(&sys, &t, &[vec![0, 1]], (budget, leaf)).unwrap();
+        let (t2, left) = refine(&sys, &t, &[vec![0, 1]], small(1)).unwrap();
         assert_eq!(left, 2);
         assert_eq!(check_tree_leaving(&sys, &t2).unwrap().len(), 2);
     }
