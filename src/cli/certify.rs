@@ -25,7 +25,8 @@ const CERTIFY_HELP: &str = "Examples:
   solarmy certify --cut-rounds 20 --cuts-per-round 30 --out upgraded results/counts/pablito-6-count.json.gz
 
 A program split earlier with leaves left to the solvers is tried again leaf by leaf: each gets
---nodes and --program-time-limit, then, with --split-above, a split on its next man.
+--nodes and an equal share of --program-time-limit, then, with --split-above, a split on its
+next man.
 
 One line per program without a certificate goes to stderr (none with -q): nodes visited, the
 tree's size and the seconds spent. The proof is checked in full (programs still without a
@@ -44,8 +45,8 @@ pub struct CertifyArgs {
     /// Branch-and-bound nodes per program
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// Seconds per program, and per leaf a split left to the solvers when such a program is
-    /// tried again (0 < SECONDS <= 1e9; also spelled --seconds, its older name)
+    /// Seconds per program; a split program tried again shares them among the leaves it
+    /// left to the solvers (0 < SECONDS <= 1e9; also spelled --seconds, its older name)
     #[arg(long, alias = "seconds", value_name = "SECONDS", default_value_t = 1800.0, allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub program_time_limit: f64,
     /// Seconds for the whole command (0 < SECONDS <= 1e9): no program is started past them,
@@ -178,7 +179,7 @@ fn certify_one(
 }
 
 /// A split program's leaves left to the solvers, tried again ([`certify::refine`]): each
-/// gets `--nodes` and `--program-time-limit` CPU seconds of branch and bound, then, with
+/// gets `--nodes` and its share of `--program-time-limit` in CPU seconds of branch and bound, then, with
 /// `--split-above`, a split on its next man to `--split-depth`.
 fn refine_one(
     army: Army,
@@ -201,9 +202,10 @@ fn refine_one(
         },
         deadline: Some(deadline.map_or(split_end, |d| d.min(split_end))),
     };
+    // The leaves share the program's time, so that a proof of many leaves is not retried for days.
     let leaf = certify::LeafBudget {
         nodes: a.nodes as usize,
-        seconds: a.program_time_limit,
+        seconds: a.program_time_limit / before.max(1) as f64,
     };
     let groups = evidence::groups(army, level, &ip.def)?;
     match certify::refine(sys, tree, &groups, (budget, leaf)) {
