@@ -156,11 +156,7 @@ fn certify_one(
             msg
         }
         None if a.split_above.is_some_and(|secs| ip.seconds >= secs) => {
-            let split_end = Instant::now() + std::time::Duration::from_secs_f64(a.split_seconds);
-            let budget = certify::Budget {
-                depth: a.split_depth as usize,
-                deadline: Some(deadline.map_or(split_end, |d| d.min(split_end))),
-            };
+            let budget = split_budget(a, deadline, a.split_depth as usize);
             match evidence::split(army, level, &ip.def, &sys, budget)? {
                 Some((tree, left)) => {
                     ip.certificate = Some(tree);
@@ -179,8 +175,8 @@ fn certify_one(
 }
 
 /// A split program's leaves left to the solvers, tried again ([`certify::refine`]): each
-/// gets `--nodes` and its share of `--program-time-limit` in CPU seconds of branch and bound, then, with
-/// `--split-above`, a split on its next man to `--split-depth`.
+/// gets `--nodes` and its share of `--program-time-limit` in CPU seconds of branch and
+/// bound, then, with `--split-above`, a split on its next man to `--split-depth`.
 fn refine_one(
     army: Army,
     level: i32,
@@ -192,24 +188,19 @@ fn refine_one(
     let Some(tree) = &ip.certificate else {
         return Ok("nothing to refine".into());
     };
-    let before = farkas::check_tree_leaving(sys, tree).map_or(0, |v| v.len());
-    let split_end = t + std::time::Duration::from_secs_f64(a.split_seconds);
-    let budget = certify::Budget {
-        depth: if a.split_above.is_some() {
-            a.split_depth as usize
-        } else {
-            0
-        },
-        deadline: Some(deadline.map_or(split_end, |d| d.min(split_end))),
+    let depth = if a.split_above.is_some() {
+        a.split_depth as usize
+    } else {
+        0
     };
-    // The leaves share the program's time, so that a proof of many leaves is not retried for days.
     let leaf = certify::LeafBudget {
         nodes: a.nodes as usize,
-        seconds: a.program_time_limit / before.max(1) as f64,
+        seconds: a.program_time_limit,
     };
     let groups = evidence::groups(army, level, &ip.def)?;
+    let budget = split_budget(a, deadline, depth);
     match certify::refine(sys, tree, &groups, (budget, leaf)) {
-        Some((tree, left)) if farkas::check_tree_leaving(sys, &tree).is_ok() => {
+        Some((tree, before, left)) if farkas::check_tree_leaving(sys, &tree).is_ok() => {
             ip.certificate = Some(tree);
             Ok(format!(
                 "split: {before} leaves left to the solvers, now {left}, {:.1} s",
@@ -217,6 +208,16 @@ fn refine_one(
             ))
         }
         _ => Ok("split: its tree does not check; left as it was".into()),
+    }
+}
+
+/// A split's budget: `depth` levels of splits, ending `--split-seconds` from now or at
+/// `deadline`, whichever comes first.
+fn split_budget(a: &CertifyArgs, deadline: Option<Instant>, depth: usize) -> certify::Budget {
+    let split_end = Instant::now() + std::time::Duration::from_secs_f64(a.split_seconds);
+    certify::Budget {
+        depth,
+        deadline: Some(deadline.map_or(split_end, |d| d.min(split_end))),
     }
 }
 

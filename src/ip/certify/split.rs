@@ -85,7 +85,8 @@ fn certify_child(
     tree(child, CHILD_NODES, Some(CHILD_SECONDS)).map(|t| (t, 0))
 }
 
-/// Branch-and-bound budget for each leaf [`refine`] re-tries: nodes and CPU seconds.
+/// Branch-and-bound budget of [`refine`]: nodes for each leaf, and CPU seconds that the
+/// leaves share equally (so that a tree of many leaves is not retried for days).
 #[derive(Clone, Copy, Debug)]
 pub struct LeafBudget {
     pub nodes: usize,
@@ -95,15 +96,16 @@ pub struct LeafBudget {
 /// A tree whose leaves left to the solvers ([`Tree::Solver`]) are tried again: each leaf's
 /// box (its system as [`farkas::check_tree_leaving`] returns it, in the walk's order)
 /// gets Farkas multipliers, a tree within `leaf`, or a split on the next man while
-/// `budget.depth` allows. The second value counts the leaves still left to the solvers.
-/// None when the tree does not check.
+/// `budget.depth` allows. With the new tree, the number of leaves the tree left to the
+/// solvers and the number it still leaves to them. None when the tree does not check.
 pub fn refine(
     sys: &LinearSystem,
     tree: &Tree,
     groups: &[Vec<usize>],
-    (budget, leaf): (Budget, LeafBudget),
-) -> Option<(Tree, usize)> {
+    (budget, mut leaf): (Budget, LeafBudget),
+) -> Option<(Tree, usize, usize)> {
     let leaves = crate::proof::farkas::check_tree_leaving(sys, tree).ok()?;
+    leaf.seconds /= leaves.len().max(1) as f64;
     let mut left = 0;
     let mut found = leaves.iter().map(|box_| {
         let t = refine_leaf(box_, groups, (budget, leaf));
@@ -112,7 +114,7 @@ pub fn refine(
     });
     let tree = fill(tree, &mut found);
     drop(found);
-    Some((tree, left))
+    Some((tree, leaves.len(), left))
 }
 
 /// One leaf of [`refine`]: Farkas, a tree, else a split (None: still the solvers').
@@ -274,8 +276,8 @@ mod tests {
         assert_eq!(leaves[0].cols[0], (1, Some(1)));
         assert!(matches!(**above, Tree::Leaf(_)));
         // Tried again, the solvers' leaf gets its certificate back, in its place.
-        let (t3, left) = refine(&sys, &t2, &[vec![0, 1, 2]], small(0)).unwrap();
-        assert_eq!(left, 0);
+        let (t3, before, left) = refine(&sys, &t2, &[vec![0, 1, 2]], small(0)).unwrap();
+        assert_eq!((before, left), (1, 0));
         assert_eq!(check_tree(&sys, &t3), Ok(()));
     }
 
@@ -309,8 +311,8 @@ mod tests {
             below: Box::new(Tree::Solver),
             above: Box::new(Tree::Solver),
         };
-        let (t2, left) = refine(&sys, &t, &[vec![0, 1]], small(1)).unwrap();
-        assert_eq!(left, 2);
+        let (t2, before, left) = refine(&sys, &t, &[vec![0, 1]], small(1)).unwrap();
+        assert_eq!((before, left), (2, 2));
         assert_eq!(check_tree_leaving(&sys, &t2).unwrap().len(), 2);
     }
 
