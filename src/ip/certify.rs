@@ -25,6 +25,7 @@ use std::ffi::{CString, c_char, c_int, c_void};
 use std::time::{Duration, Instant};
 
 mod branch;
+mod exact;
 mod gomory;
 mod parity;
 mod split;
@@ -267,15 +268,6 @@ struct Phase1 {
     dual: Vec<f64>,
 }
 
-fn phase1(
-    lp: &Lp,
-    n: usize,
-    (presolve, method): (bool, Method),
-    deadline: Option<Instant>,
-) -> Option<Phase1> {
-    lp.solve(presolve, method, deadline)?.phase1(n)
-}
-
 /// HiGHS's dual ray for the plain LP relaxation, when it finds the LP infeasible.
 fn dual_ray(lp: &Lp, deadline: Option<Instant>) -> Option<Vec<f64>> {
     let h = lp.load(false, Method::Dual)?;
@@ -413,14 +405,18 @@ fn attempt(sys: &LinearSystem, cols: &[(i64, Option<i64>)], deadline: Option<Ins
         (true, Method::Primal),
         (false, Method::Primal),
     ];
-    for way in ways {
-        let Some(p) = phase1(&lp, cols.len(), way, deadline) else {
+    for (presolve, method) in ways {
+        let Some(h) = lp.solve(presolve, method, deadline) else {
+            continue;
+        };
+        let Some(p) = h.phase1(cols.len()) else {
             continue;
         };
         if p.objective <= TOLERANCE {
             return Node::Feasible(p.x);
         }
-        if let Some(cert) = integerize(sys, cols, &p.dual) {
+        let exact = || exact::farkas(&h, sys, cols);
+        if let Some(cert) = integerize(sys, cols, &p.dual).or_else(exact) {
             return Node::Proof(cert);
         }
         point = Some(p.x);
