@@ -7,8 +7,9 @@
 //! then the row duals y satisfy |y_i| <= 1 and β − max_box c·x = optimum > 0, with
 //! c = Σ y_i a_i and β = Σ y_i (lo_i if y_i > 0, else hi_i): a Farkas certificate in floating
 //! point. It is scaled and rounded to integers in several ways until
-//! [`crate::proof::farkas::check_in`] accepts one exactly. HiGHS's dual ray on the plain LP
-//! is the fallback source.
+//! [`crate::proof::farkas::check_in`] accepts one exactly; failing that, the duals are solved
+//! exactly from the optimal basis (`exact`). HiGHS's dual ray on the plain LP is the last
+//! source.
 //!
 //! [`tree`] is a depth-first branch and bound over those LPs for integer programs whose LP
 //! relaxation is feasible (`branch`): a node is closed by a certificate or split, on a
