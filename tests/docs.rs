@@ -114,7 +114,7 @@ fn examples(text: &str) -> (Vec<String>, Vec<(String, String)>) {
 
 /// A scratch directory with `models/` (links to the repository's files, plus the page's own)
 /// and `results/` (a link to the repository's).
-fn sandbox(tag: &str, models: &[(String, String)]) -> PathBuf {
+fn sandbox(tag: &str, models: &[(String, String)]) -> common::Scratch {
     let dir = common::scratch(tag);
     let m = dir.join("models");
     std::fs::create_dir_all(&m).unwrap();

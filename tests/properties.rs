@@ -1,6 +1,8 @@
 //! Property tests: exact arithmetic against floats, the backtracker against exhaustive order
 //! search, the replay checker against corrupted plays, the CSV readers against garbage.
 
+mod common;
+use common::scratch;
 use proptest::prelude::*;
 use solarmy::play::order::{Ordering, order};
 use solarmy::problem::Army;
@@ -174,8 +176,7 @@ proptest! {
 
     #[test]
     fn csv_readers_never_panic(text in "\\PC{0,200}", header in prop::sample::select(vec!["x,y\n", "step,from_x,from_y,over_x,over_y,to_x,to_y\n", ""])) {
-        let dir = std::env::temp_dir().join(format!("solarmy-fuzz-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch("fuzz");
         let p = dir.join("f.csv");
         std::fs::write(&p, format!("{header}{text}")).unwrap();
         let _ = solarmy::report::export::read_army(&p);
@@ -269,8 +270,7 @@ const ISSUE_MODELS: [&str; 5] = [
 /// `solve`, `bounds`, `cases`, `count` and `moves` on a model file: each refused in one line
 /// (exit 2) or answered, never a panic (exit 101). The number of commands refused.
 fn never_panics(model: &str, level: i32) -> Result<usize, TestCaseError> {
-    let dir = std::env::temp_dir().join(format!("solarmy-hostile-models-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("hostile-models");
     let path = dir.join(format!("{:016x}.toml", fxhash(model)));
     std::fs::write(&path, model).unwrap();
     let (p, l) = (path.to_str().unwrap(), level.to_string());

@@ -544,9 +544,10 @@ fn flag() -> impl Strategy<Value = &'static str> {
 /// lines on stderr.
 fn check(args: &[String]) -> Result<(), TestCaseError> {
     // In a scratch directory: a hostile --solve DIR is created there, not in the checkout.
+    let dir = scratch("hostile");
     let o = bin()
         .args(args)
-        .current_dir(&*SCRATCH)
+        .current_dir(&dir)
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -560,9 +561,6 @@ fn check(args: &[String]) -> Result<(), TestCaseError> {
     prop_assert!(err.trim().lines().count() <= 3, "{args:?}: {err}");
     Ok(())
 }
-
-static SCRATCH: std::sync::LazyLock<std::path::PathBuf> =
-    std::sync::LazyLock::new(|| scratch("hostile"));
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]

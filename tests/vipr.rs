@@ -15,8 +15,13 @@ const VERIFIED: &str = "Infeasibility verified.";
 
 /// viprchk, compiled once per test process.
 fn viprchk() -> &'static Path {
+    // In cargo's directory for tests' files, not /tmp: the executable outlives every test.
     static EXE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    EXE.get_or_init(|| build(&scratch("viprchk")))
+    EXE.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("viprchk");
+        std::fs::create_dir_all(&dir).unwrap();
+        build(&dir)
+    })
 }
 
 fn build(dir: &Path) -> PathBuf {

@@ -37,11 +37,28 @@ pub fn solarmy_stdin(args: &[&str], input: &str) -> (i32, String, String) {
     )
 }
 
-/// A fresh empty directory under the system's temporary directory, named after `tag`.
+/// A fresh empty directory under the system's temporary directory, named after `tag`, and
+/// removed with what it holds when dropped (a test leaves nothing behind).
 #[allow(dead_code)]
-pub fn scratch(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("solarmy-{tag}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+#[allow(dead_code)]
+pub fn scratch(tag: &str) -> Scratch {
+    let d = tempfile::Builder::new()
+        .prefix(&format!("solarmy-{tag}-"))
+        .tempdir();
+    Scratch(d.unwrap())
 }
