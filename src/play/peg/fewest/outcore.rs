@@ -394,6 +394,11 @@ fn on_plays(
     };
     let reps_b = coset_reps(bits, h, (bwd.g, bwd.g_inv), &bwd.reach.group);
     let test = |level: &LevelFile, (reps, backward): (&[usize], bool), next: &[u64], held| {
+        // No position on some play one level nearer the middle: none here either, and the
+        // level need not be read (the sides did not meet: no play at all).
+        if next.is_empty() {
+            return Ok(Vec::new());
+        }
         let side = if backward { bwd } else { fwd };
         let make: &Make<'_> = if backward { &on } else { &back };
         match how(
