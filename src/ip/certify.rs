@@ -374,17 +374,27 @@ fn integerize(sys: &LinearSystem, cols: &[(i64, Option<i64>)], y: &[f64]) -> Opt
         if m.is_empty() {
             continue;
         }
-        let g = m.iter().fold(0, |g, &(_, v)| gcd(g, v));
-        for sign in [1, -1] {
-            let cert = Farkas {
-                multipliers: m.iter().map(|&(i, v)| (i, sign * v / g)).collect(),
-            };
-            if farkas::check_in(sys, cols, &cert).is_ok() {
-                return Some(cert);
-            }
+        if let Some(cert) = either_sign(sys, cols, &m) {
+            return Some(cert);
         }
     }
     None
+}
+
+/// The integer multipliers `m` (non-zero), divided by their gcd, as a certificate that the
+/// exact check accepts on the box `cols`, with one sign or the other.
+fn either_sign(
+    sys: &LinearSystem,
+    cols: &[(i64, Option<i64>)],
+    m: &[(usize, i64)],
+) -> Option<Farkas> {
+    let g = m.iter().fold(0, |g, &(_, v)| gcd(g, v));
+    [1, -1].into_iter().find_map(|sign| {
+        let cert = Farkas {
+            multipliers: m.iter().map(|&(i, v)| (i, sign * v / g)).collect(),
+        };
+        farkas::check_in(sys, cols, &cert).is_ok().then_some(cert)
+    })
 }
 
 /// What one node's LP says.

@@ -11,8 +11,8 @@
 //! a wrong reading (a larger value, an unlucky prime, a basis HiGHS got wrong) only fails
 //! the exact check that [`farkas`] applies.
 
-use super::Highs;
-use crate::proof::farkas::{self, Farkas, LinearSystem};
+use super::{Highs, either_sign};
+use crate::proof::farkas::{Farkas, LinearSystem};
 use highs_sys::HighsInt;
 
 const PRIMES: [u64; 2] = [(1 << 62) - 57, (1 << 62) - 87];
@@ -25,16 +25,12 @@ pub(super) fn farkas(h: &Highs, sys: &LinearSystem, cols: &[(i64, Option<i64>)])
     if g == 0 {
         return None;
     }
+    // Reduced here, in i128, so that multipliers past i64 before the division still fit.
     let m: Vec<(usize, i64)> = (y.iter().enumerate())
         .filter(|(_, v)| **v != 0)
         .map(|(i, v)| i64::try_from(v / g).ok().map(|v| (i, v)))
         .collect::<Option<_>>()?;
-    [1, -1].into_iter().find_map(|sign| {
-        let cert = Farkas {
-            multipliers: m.iter().map(|&(i, v)| (i, sign * v)).collect(),
-        };
-        farkas::check_in(sys, cols, &cert).is_ok().then_some(cert)
-    })
+    either_sign(sys, cols, &m)
 }
 
 /// The basis's duals times its determinant, one per row of `sys`.
@@ -229,7 +225,7 @@ mod tests {
         let p = h.phase1(14).unwrap();
         assert!(p.objective > 1e-3);
         let cert = farkas(&h, &sys, &cols).unwrap();
-        assert!(farkas::check(&sys, &cert).is_ok());
+        assert!(crate::proof::farkas::check(&sys, &cert).is_ok());
     }
 
     #[test]
