@@ -7,10 +7,8 @@
 //! ([`part_of`]) is k, sorted and without repeats, stored as varint gaps and closed by a
 //! trailer (the count and a magic word). A part is made by streaming every part of the
 //! level before, expanding it, keeping the children of hash k and sorting them in runs of
-//! at most the memory budget, merged at the end. Several parts are made in one pass, as many
-//! as the budget holds; their runs are sorted and their merges written a core each. Files
-//! are written under a temporary name and renamed when complete, so a file with its trailer
-//! is a complete part.
+//! at most the memory budget, merged at the end. Files are written under a temporary name
+//! and renamed when complete, so a file with its trailer is a complete part.
 //!
 //! **Resuming** (a premise, said where it is used): the work directory holds the parts
 //! this checker wrote, under a name digesting the search (holes, jumps, group, pagodas,
@@ -225,12 +223,6 @@ fn side(
         // part spills a run (a larger level spills, which costs time, not correctness).
         let per_part = (2 * levels[j - 1].count / work.parts as u64).max(1);
         let group = ((work.memory as u64 / 16) / per_part).max(1) as usize;
-        // The same number of passes, with their parts spread evenly (a last pass of one
-        // part would sort on one core).
-        let group = missing
-            .len()
-            .div_ceil(missing.len().div_ceil(group).max(1))
-            .max(1);
         for ks in missing.chunks(group) {
             let built = build(&levels[j - 1], grow, (ks, &paths), work, dir)?;
             ks.iter().zip(built).for_each(|(&k, c)| counts[k] = Some(c));
@@ -264,43 +256,13 @@ fn build(
     dir: &Path,
 ) -> io::Result<Vec<u64>> {
     let sorters = gather(prev, &|l: &[u64]| grow.children(l), ks, work, dir)?;
-    let jobs: Vec<(&PathBuf, Sorter)> = ks.iter().map(|&k| &paths[k]).zip(sorters).collect();
-    in_parallel(jobs, |(path, sorter)| {
-        let mut w = Writer::create(path)?;
+    let mut counts = Vec::with_capacity(ks.len());
+    for (&k, sorter) in ks.iter().zip(sorters) {
+        let mut w = Writer::create(&paths[k])?;
         sorter.finish(&mut |p| w.push(p))?;
-        w.finish()
-    })
-}
-
-/// `f` on every item, as many at a time as there are cores; the results in order. The
-/// parts of a level are independent, so their sorts and merges need not wait on each other.
-fn in_parallel<T: Send, R: Send>(
-    items: Vec<T>,
-    f: impl Fn(T) -> io::Result<R> + Sync,
-) -> io::Result<Vec<R>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut out = Vec::with_capacity(items.len());
-    let mut items = items.into_iter().peekable();
-    while items.peek().is_some() {
-        let batch: Vec<T> = items.by_ref().take(threads).collect();
-        let got: Vec<io::Result<R>> = std::thread::scope(|scope| {
-            let f = &f;
-            let hs: Vec<_> = batch
-                .into_iter()
-                .map(|t| scope.spawn(move || f(t)))
-                .collect();
-            hs.into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(io::Error::other("a thread panicked")))
-                })
-                .collect()
-        });
-        for r in got {
-            out.push(r?);
-        }
+        counts.push(w.finish()?);
     }
-    Ok(out)
+    Ok(counts)
 }
 
 /// Positions shared by two levels of the same parts, part by part.
@@ -339,18 +301,16 @@ fn shared_by(
         ..work.clone()
     };
     let sorters = gather(source, &kept, &ks, &half, dir)?;
-    let jobs: Vec<(&PathBuf, Sorter)> = target.parts.iter().zip(sorters).collect();
-    let shared = in_parallel(jobs, |(part, sorter)| {
+    let mut n = 0;
+    for (part, sorter) in target.parts.iter().zip(sorters) {
         let mut r = Reader::open(part)?;
         let mut meet = Meet::new(&mut r)?;
-        let mut n = 0;
         sorter.finish(&mut |p| {
             n += u64::from(meet.holds(p)?);
             Ok(())
         })?;
-        Ok(n)
-    })?;
-    Ok(shared.iter().sum())
+    }
+    Ok(n)
 }
 
 /// A sorted file read alongside increasing positions: whether it holds each.
@@ -409,18 +369,6 @@ fn gather<'a>(
                     .map(|h| h.join().unwrap_or_default())
                     .collect()
             });
-            // Parts fill about evenly: when one is full, those past half full make room
-            // together, one core each, rather than one after another as each fills.
-            let more: Vec<usize> = (0..sorters.len())
-                .map(|i| made.iter().map(|shares| shares[i].len()).sum())
-                .collect();
-            if sorters.iter().zip(&more).any(|(s, &n)| s.over(n)) {
-                let due: Vec<&mut Sorter> = (sorters.iter_mut().zip(&more))
-                    .filter(|(s, n)| s.half_over(**n))
-                    .map(|(s, _)| s)
-                    .collect();
-                in_parallel(due, |s| s.make_room())?;
-            }
             for shares in made {
                 for (sorter, share) in sorters.iter_mut().zip(shares) {
                     sorter.extend(share)?;

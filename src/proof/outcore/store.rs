@@ -33,35 +33,19 @@ impl Sorter<'_> {
         }
     }
 
-    /// More positions; a full buffer first makes room ([`Sorter::make_room`]).
+    /// More positions; a full buffer is first sorted without repeats in place, and spilled
+    /// as a run only when that leaves it more than half full.
     pub(super) fn extend(&mut self, more: Vec<u64>) -> io::Result<()> {
-        if self.over(more.len()) {
-            self.make_room()?;
+        if self.buf.len() + more.len() > self.cap && !self.buf.is_empty() {
+            self.compact();
+            if 2 * self.buf.len() > self.cap {
+                self.spill()?;
+            }
         }
         if self.buf.capacity() == 0 {
             self.buf.reserve(self.cap.max(more.len()));
         }
         self.buf.extend(more);
-        Ok(())
-    }
-
-    /// Whether `more` positions would take the buffer past its budget.
-    pub(super) fn over(&self, more: usize) -> bool {
-        self.buf.len() + more > self.cap && !self.buf.is_empty()
-    }
-
-    /// Whether `more` positions would take the buffer past half its budget.
-    pub(super) fn half_over(&self, more: usize) -> bool {
-        2 * (self.buf.len() + more) > self.cap && !self.buf.is_empty()
-    }
-
-    /// The buffer sorted without repeats in place, and spilled as a run only when that
-    /// leaves it more than half full.
-    pub(super) fn make_room(&mut self) -> io::Result<()> {
-        self.compact();
-        if 2 * self.buf.len() > self.cap {
-            self.spill()?;
-        }
         Ok(())
     }
 
