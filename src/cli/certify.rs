@@ -22,6 +22,7 @@ const CERTIFY_HELP: &str = "Examples:
   solarmy certify --nodes 2000 --program-time-limit 60 --split-above 100 results/proofs/hexagonal-7.json.gz
   solarmy certify --program-time-limit 1 --split-above 0.001 --split-depth 2 --split-seconds 600 h7.json.gz
   solarmy certify --time-limit 3600 --json results/proofs/hexagonal-7.json.gz
+  solarmy certify --only \"case 135\" --nodes 5000 --program-time-limit 3600 h7.json.gz
   solarmy certify --cut-rounds 20 --cuts-per-round 30 --out upgraded results/counts/pablito-6-count.json.gz
 
 A program split earlier with leaves left to the solvers is tried again leaf by leaf: each gets
@@ -33,7 +34,7 @@ tree's size and the seconds spent. The proof is checked in full (programs still 
 certificate are re-solved by HiGHS) before it is written. Past --time-limit no further program
 is started (and the running ones get no more than the time left): they stay without.
 
-Exit codes: 0 every program now has a certificate, 1 failure (an unreadable proof, a failed
+Exit codes: 0 every program (with --only, every one it names) now has a certificate, 1 failure (an unreadable proof, a failed
 check, a file that cannot be written), 2 bad command line, 3 some programs are still without
 a certificate, --time-limit or not (the ones found are written).";
 
@@ -80,6 +81,11 @@ pub struct CertifyArgs {
     /// Cuts added per round of --cut-rounds at most
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub cuts_per_round: u64,
+    /// Only the programs whose label (as this command prints it, e.g. "round 12 (144 men,
+    /// d=(0, 1)), case 135") contains TEXT, its numbers whole: "case 13" is not "case 135".
+    /// Repeatable; the others are left as they are
+    #[arg(long, value_name = "TEXT")]
+    pub only: Vec<String>,
     /// Programs certified at once, each on one core (default: the number of cores)
     #[arg(long, value_name = "N", default_value_t = crate::cli::args::default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
@@ -105,6 +111,19 @@ fn programs(proof: &mut Proof) -> Vec<(String, &mut IpProof)> {
         }
     }
     out
+}
+
+/// Whether `label` contains `text` with no digit glued to either end, so that "case 13"
+/// picks case 13 and not case 135.
+fn names(label: &str, text: &str) -> bool {
+    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+    label.match_indices(text).any(|(i, _)| {
+        let before = label[..i].chars().next_back();
+        let after = label[i + text.len()..].chars().next();
+        text.is_empty()
+            || !(digit(before) && text.starts_with(|c: char| c.is_ascii_digit())
+                || digit(after) && text.ends_with(|c: char| c.is_ascii_digit()))
+    })
 }
 
 /// A certificate for one program: plain Farkas multipliers, else a tree within the budget.
@@ -233,10 +252,11 @@ fn certify_all(
     let name = a.proof.display().to_string();
     let todo: Vec<_> = programs(proof)
         .into_iter()
-        .filter(|(_, ip)| {
+        .filter(|(label, ip)| {
             ip.certificate
                 .as_ref()
                 .is_none_or(farkas::leaves_to_solvers)
+                && (a.only.is_empty() || a.only.iter().any(|t| names(label, t)))
         })
         .collect();
     let bar = crate::search::progress::bar(a.display.progress(), todo.len(), "programs");
@@ -349,4 +369,21 @@ pub fn run(a: &CertifyArgs) -> Result<u8, Error> {
     let status = if left > 0 { "incomplete" } else { "certified" };
     report(status, line, Some(&summary))?;
     Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names;
+
+    #[test]
+    fn only_names_whole_numbers() {
+        let label = "round 12 (144 men, d=(0, 1)), case 135";
+        assert!(names(label, "case 135"));
+        assert!(names(label, "round 12"));
+        assert!(names(label, "144 men"));
+        assert!(!names(label, "case 13"));
+        assert!(!names(label, "round 1"));
+        assert!(!names(label, "ase 135x"));
+        assert!(names("round 9 (143 men, d=(0, 1))", "round 9"));
+    }
 }
