@@ -149,7 +149,7 @@ fn tampered_files_are_refused(exe: &Path, dir: &Path, text: &str) {
 }
 
 /// The only case splits of the published proofs are hexagonal 7's: one of its cases,
-/// exported through the library (checking the whole proof re-solves its 7 programs that
+/// exported through the library (checking the whole proof re-solves its 6 programs that
 /// have no certificate, minutes of HiGHS), is verified too.
 #[test]
 fn a_case_of_a_split_round_is_verified() {
@@ -163,8 +163,8 @@ fn a_case_of_a_split_round_is_verified() {
     )))
     .unwrap();
     let (spaces, programs) = vipr::programs(&proof).unwrap();
-    assert_eq!(programs.len(), 314);
-    assert_eq!(programs.iter().filter(|p| p.exact()).count(), 307);
+    assert_eq!(programs.len(), 371);
+    assert_eq!(programs.iter().filter(|p| p.exact()).count(), 365);
     // Two of its exact cases: the first and the last.
     let cases: Vec<&vipr::Program> = programs
         .iter()
