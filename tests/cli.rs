@@ -169,9 +169,11 @@ fn certify_restores_stripped_certificates_and_check_accepts_them() {
     let (code, _, _) = solarmy(&["certify", "--nodes", "0", b]);
     assert_eq!(code, 2);
     // An --only that names no program is one line and exit 2, the file untouched.
+    let before = std::fs::read(b).unwrap();
     let (code, _, err) = solarmy(&["certify", "--only", "case 999", b]);
     assert_eq!((code, err.trim().lines().count()), (2, 1), "{err}");
     assert!(err.contains("names no integer program"), "{err}");
+    assert_eq!(std::fs::read(b).unwrap(), before);
     std::fs::remove_dir_all(&dir).ok();
 }
 

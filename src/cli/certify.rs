@@ -250,17 +250,14 @@ fn certify_all(
 ) -> Result<(usize, usize, usize), Error> {
     let level = proof.level;
     let name = a.proof.display().to_string();
+    let all = programs(proof);
     // A mistyped --only would otherwise certify nothing and say nothing.
-    if let Some(t) = a
-        .only
-        .iter()
-        .find(|t| !programs(proof).iter().any(|(l, _)| names(l, t)))
-    {
+    if let Some(t) = (a.only.iter()).find(|t| !all.iter().any(|(l, _)| names(l, t))) {
         return Err(Error::usage(format!(
             "--only '{t}' names no integer program of {name} (labels look like \"round 12 (144 men, d=(0, 1)), case 135\")"
         )));
     }
-    let todo: Vec<_> = programs(proof)
+    let todo: Vec<_> = all
         .into_iter()
         .filter(|(label, ip)| {
             ip.certificate
