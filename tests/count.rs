@@ -231,6 +231,92 @@ fn a_count_proof_checks_and_its_damage_is_named() {
     assert!(e.contains("only a count's program"), "{e}");
 }
 
+/// `count --cases` counts the round of K men case by case: the same armies as the count by
+/// direct programs, a proof whose round of K men is its cases, each case's program carrying
+/// cuts on its own armies only, which `solarmy check` accepts; a case's cut on a start set
+/// no listed army's image, or the cases stated for a minimum, is refused.
+#[test]
+fn a_count_by_cases_finds_the_same_armies_and_its_cases_check() {
+    use solarmy::proof::check::{Options, check};
+    use solarmy::proof::format::{CaseOutcome, Evidence, Proof};
+    use solarmy::search::count::{Run, count_on};
+    for (army, level) in [
+        (Army::conway(), 4),
+        (Army::skew(), 4),
+        (Army::diagonal(), 4),
+    ] {
+        let direct = count(army, level, None).unwrap();
+        let run = Run {
+            jobs: 2,
+            by_cases: true,
+            ..Run::default()
+        };
+        let by_cases = count_on(army, level, None, run).unwrap();
+        assert!(by_cases.complete, "{army} {level}: {:?}", by_cases.reason);
+        let cells = |o: &solarmy::search::count::CountOutcome| {
+            o.armies.iter().map(|a| a.cells.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(cells(&by_cases), cells(&direct), "{army} {level}");
+        assert_eq!(by_cases.total, direct.total, "{army} {level}");
+        let p = by_cases
+            .proof
+            .clone()
+            .expect("a complete count has a proof");
+        check(&p, &Options::default()).unwrap();
+    }
+    let out = count_on(
+        Army::conway(),
+        4,
+        None,
+        Run {
+            jobs: 1,
+            by_cases: true,
+            ..Run::default()
+        },
+    );
+    let p = out.unwrap().proof.unwrap();
+    let cut_cases = |q: &mut Proof| -> Vec<Vec<Cell>> {
+        let mut cuts = Vec::new();
+        for r in &mut q.rounds {
+            if let Evidence::Cases { cases } = &mut r.evidence {
+                for c in cases {
+                    if let CaseOutcome::Ip { ip, .. } = &mut c.outcome {
+                        cuts.extend(ip.def.cuts.iter_mut().map(|cut| {
+                            cut[0] = Cell::xy(cut[0].0 + 1, cut[0].1);
+                            cut.clone()
+                        }));
+                    }
+                }
+            }
+        }
+        cuts
+    };
+    let mut q = p.clone();
+    assert!(
+        !cut_cases(&mut q).is_empty(),
+        "the cases carry their armies' cuts"
+    );
+    let e = check(&q, &Options::default()).unwrap_err().to_string();
+    assert!(
+        e.contains("not an image of a listed army") && e.starts_with("step"),
+        "{e}"
+    );
+    // A case stripped of its cuts admits its armies again: refused.
+    let mut q = p.clone();
+    for r in &mut q.rounds {
+        if let Evidence::Cases { cases } = &mut r.evidence {
+            for c in cases {
+                if let CaseOutcome::Ip { ip, .. } = &mut c.outcome {
+                    ip.rows -= ip.def.cuts.len();
+                    ip.def.cuts.clear();
+                }
+            }
+        }
+    }
+    let e = check(&q, &Options::default()).unwrap_err().to_string();
+    assert!(e.starts_with("step"), "{e}");
+}
+
 /// An impossible level is an answer with its reason, for `count` and for `moves` alike; and
 /// an output folder that cannot be made is refused before any counting.
 #[test]

@@ -17,6 +17,7 @@ const COUNT_HELP: &str = "Examples:
   solarmy count --army conway --level 4
   solarmy count --army hexagonal --level 5 --json
   solarmy count --army skew --level 4 --out counts/
+  solarmy count --army hexagonal --level 6 --cases --proof hexagonal-6-count.json.gz
 
 Exit codes: 0 complete count, 1 failure (a file that cannot be written, a solver error), 2 bad
 command line (a model file unreadable or malformed too), 3 incomplete (a time limit, Ctrl-C,
@@ -34,8 +35,8 @@ pub struct CountArgs {
     /// lower bound
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::cli::args::parse_seconds)]
     pub time_limit: Option<f64>,
-    /// Cases of a split round solved at once while proving the minimum, each HiGHS on its own
-    /// thread (default: the cores)
+    /// Cases of a split round solved at once while proving the minimum, and with --cases
+    /// while counting, each HiGHS on its own thread (default: the cores)
     #[arg(long, value_name = "N", default_value_t = crate::cli::args::default_jobs(), value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
     /// One JSON object on stdout
@@ -50,6 +51,11 @@ pub struct CountArgs {
     /// cut. Written only for a complete count
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+    /// Count the round of K men case by case, by exponent profile (the cases `solve` splits
+    /// a hard round into, on --jobs threads), each case's program solved until every army
+    /// of it is cut off; the proof states the cases
+    #[arg(long)]
+    pub cases: bool,
     #[command(flatten)]
     pub display: crate::cli::args::Display,
 }
@@ -91,6 +97,7 @@ pub fn run(a: &CountArgs) -> Result<u8, Error> {
         // The climb's settled rounds and cases are kept there too, and resumed.
         case_dir: a.out.clone(),
         resume,
+        by_cases: a.cases,
     };
     let out = count::count_on(army, level, a.time_limit, run)?;
     if let Some((path, stamp)) = &state

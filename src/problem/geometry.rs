@@ -408,6 +408,22 @@ impl Lattice {
         apply(&self.mirror, c)
     }
 
+    /// The distinct images of a set of cells under the symmetries, each sorted (the set
+    /// itself among them: the identity is a symmetry).
+    pub fn images(&self, cells: &[Cell]) -> Vec<Vec<Cell>> {
+        let mut out: Vec<Vec<Cell>> = (self.symmetries.iter())
+            .chain([&IDENTITY])
+            .map(|s| {
+                let mut v: Vec<Cell> = cells.iter().map(|&c| apply(s, c)).collect();
+                v.sort();
+                v
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Is (from, over, to) a jump of this lattice?
     pub fn is_jump(&self, from: Cell, over: Cell, to: Cell) -> bool {
         let d = over - from;

@@ -12,7 +12,7 @@ use super::ip;
 use super::profiles;
 use super::space::Space;
 use crate::error::CheckError;
-use crate::problem::geometry::{Cell, apply};
+use crate::problem::geometry::Cell;
 use crate::weight::golden::Golden;
 use std::collections::HashMap;
 
@@ -172,10 +172,11 @@ impl Checker<'_> {
                 self.expect(
                     def.last_jump == space.d
                         && def.max_men == k
-                        && def.cuts.is_empty()
                         && def.classes.as_deref() == Some(case.profile.as_slice()),
                     || "the program is not this case's".into(),
                 )?;
+                // A count's case cuts off the listed armies of its profile.
+                self.cuts(k, &def.cuts)?;
                 self.expect(def.max_exponent >= reach, || {
                     format!("board limit stated {}, computed {reach}", def.max_exponent)
                 })?;
@@ -335,7 +336,7 @@ impl Checker<'_> {
             self.expect(a.army.len() as u64 == men, || {
                 format!("the army has {} men, the claim {men}", a.army.len())
             })?;
-            let images = images(&lattice, &a.army);
+            let images = lattice.images(&a.army);
             self.expect(!images.iter().any(|im| seen.contains(im)), || {
                 "this army is an image of one listed before it".into()
             })?;
@@ -383,21 +384,6 @@ impl Checker<'_> {
             )
         })
     }
-}
-
-fn images(lattice: &crate::problem::geometry::Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
-    let mut out: Vec<Vec<Cell>> = lattice
-        .symmetries
-        .iter()
-        .map(|s| {
-            let mut v: Vec<Cell> = cells.iter().map(|&c| apply(s, c)).collect();
-            v.sort();
-            v
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
 }
 
 fn slack_of(profile: &[(i32, u64)]) -> Golden {

@@ -24,12 +24,17 @@ use crate::ip::model::Model;
 use crate::ip::solve::{self, IpSolution, IpStatus, Options};
 use crate::problem::Army;
 use crate::problem::geometry::{Cell, Lattice, Symmetry, apply};
-use crate::proof::format::{BoardBasis, Claim, Evidence, IpDef, Play, Proof, RoundProof};
+use crate::proof::format::{
+    BoardBasis, CaseProof, Claim, Evidence, IpDef, Play, Proof, RoundProof,
+};
 use crate::proof::verify::{self, Step};
 use crate::reduce::board::Board;
 use crate::search::minimum::{self, Request, Status};
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 use std::time::Instant;
+
+mod cases;
 
 /// Node budget of the backtracker for one army.
 const ORDER_BUDGET: u64 = 20_000_000;
@@ -92,6 +97,9 @@ pub struct Settled {
     pub done: Vec<(Cell, Option<Final>)>,
     /// Every start set found, in the order found, in its canonical image.
     pub armies: Vec<(Vec<Cell>, Option<Vec<Step>>)>,
+    /// The last jumps among `done` counted by cases (`Run::by_cases`), each with its cases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<(Cell, Vec<CaseProof>)>,
 }
 
 /// How a count runs: cases of a split round at once, a live display, where the climb's
@@ -103,6 +111,9 @@ pub struct Run {
     pub progress: bool,
     pub case_dir: Option<std::path::PathBuf>,
     pub resume: Option<Settled>,
+    /// Count round K by its exponent-profile cases ([`cases`]) instead of one program per
+    /// last jump with every cut.
+    pub by_cases: bool,
 }
 
 /// Counts the minimum armies of `army` at `level`.
@@ -161,8 +172,8 @@ pub fn count_on(
             return Ok(out);
         }
     };
-    let done = resumed(&mut out, k, run.resume);
-    let (complete, finals) = count_all(&mut out, k, &done, &remaining, progress)?;
+    let done = resumed(&mut out, k, run.resume.clone());
+    let (complete, finals) = count_all(&mut out, k, done, &remaining, &run)?;
     out.armies.sort_by(|a, b| a.cells.cmp(&b.cells));
     out.armies.dedup_by(|a, b| a.cells == b.cells);
     let playable = out.armies.iter().filter(|a| a.playable);
@@ -174,6 +185,16 @@ pub fn count_on(
     out.complete = complete && out.undecided == 0;
     if out.complete {
         out.proof = count_proof(&found, &out, k, &finals)?;
+        if let Some(p) = out.proof.as_mut() {
+            p.rounds
+                .extend(out.settled.cases.iter().map(|(d, cases)| RoundProof {
+                    men: k,
+                    last_jump: *d,
+                    evidence: Evidence::Cases {
+                        cases: cases.clone(),
+                    },
+                }));
+        }
     }
     out.seconds = t0.elapsed().as_secs_f64();
     Ok(out)
@@ -186,14 +207,16 @@ pub fn count_on(
 fn count_all(
     out: &mut CountOutcome,
     k: u64,
-    done: &[(Cell, Option<Final>)],
+    (done, split): Resumed,
     remaining: &dyn Fn() -> Option<f64>,
-    progress: bool,
+    run: &Run,
 ) -> Result<(bool, Vec<Final>), Error> {
     let mut complete = true;
     let mut finals: Vec<Final> = Vec::new();
     let dirs = out.army.lattice().last_jump_directions();
-    let bar = crate::search::progress::bar(progress, dirs.len(), "last jumps");
+    let bar = crate::search::progress::bar(run.progress, dirs.len(), "last jumps");
+    let scratch = case_dir(run)?;
+    out.settled.cases = split;
     for d in dirs {
         if let Some((_, fin)) = done.iter().find(|(e, _)| *e == d) {
             finals.extend(fin.clone());
@@ -204,11 +227,31 @@ fn count_all(
         if let Some(pb) = &bar {
             pb.set_message(format!("{k} men: last jump over {d:?}"));
         }
-        let before = finals.len();
-        let counted = count_for(out, d, k, remaining, &mut finals, bar.as_ref())?;
-        if counted {
-            out.settled.done.push((d, finals.get(before).cloned()));
-        }
+        let counted = match &scratch {
+            Some(dir) => {
+                let job = (run.jobs, run.progress);
+                let mut by_cases = || cases::count_by_cases(out, (d, k), &dir.0, remaining(), job);
+                // The sweep draws its own bar: this one steps aside meanwhile.
+                let cases = match &bar {
+                    Some(pb) => pb.suspend(by_cases),
+                    None => by_cases(),
+                }?;
+                let counted = cases.is_some();
+                // A round ruled out by weight has no cases to state.
+                let stated = cases.filter(|c| !c.is_empty());
+                out.settled.cases.extend(stated.map(|c| (d, c)));
+                out.settled.done.extend(counted.then_some((d, None)));
+                counted
+            }
+            None => {
+                let before = finals.len();
+                let counted = count_for(out, d, k, remaining, &mut finals, bar.as_ref())?;
+                if counted {
+                    out.settled.done.push((d, finals.get(before).cloned()));
+                }
+                counted
+            }
+        };
         complete &= counted;
         bar.iter().for_each(|pb| pb.inc(1));
     }
@@ -219,12 +262,38 @@ fn count_all(
     Ok((complete, finals))
 }
 
+/// The last jumps an earlier run counted to the end, with their final programs, and those
+/// of them counted by cases, with their cases.
+type Resumed = (Vec<(Cell, Option<Final>)>, Vec<(Cell, Vec<CaseProof>)>);
+
+/// Where a count by cases keeps its case logs: `--out`, or a directory removed when the
+/// count ends (held by the second part); None for a count by direct programs.
+fn case_dir(run: &Run) -> Result<Option<(PathBuf, Option<tempfile::TempDir>)>, Error> {
+    if !run.by_cases {
+        return Ok(None);
+    }
+    if let Some(d) = &run.case_dir {
+        return Ok(Some((d.clone(), None)));
+    }
+    let t = tempfile::Builder::new()
+        .prefix("solarmy-count-")
+        .tempdir()
+        .map_err(|e| {
+            Error::io(
+                "create a directory for case logs in",
+                std::env::temp_dir(),
+                e,
+            )
+        })?;
+    Ok(Some((t.path().to_path_buf(), Some(t))))
+}
+
 /// Takes what an earlier run of the count of `k` men settled: its armies (each play replayed
 /// again; a state with one that does not replay is dropped whole, with a line saying so) go
 /// into `out`, and the last jumps it counted to the end are returned.
-fn resumed(out: &mut CountOutcome, k: u64, resume: Option<Settled>) -> Vec<(Cell, Option<Final>)> {
+fn resumed(out: &mut CountOutcome, k: u64, resume: Option<Settled>) -> Resumed {
     let Some(s) = resume else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let lattice = out.army.lattice();
     let replays = |(cells, play): &(Vec<Cell>, Option<Vec<Step>>)| {
@@ -236,10 +305,10 @@ fn resumed(out: &mut CountOutcome, k: u64, resume: Option<Settled>) -> Vec<(Cell
             "solarmy: the recorded count is not used: it is for {} men, or a recorded play does not replay",
             s.men
         );
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     for (cells, play) in s.armies {
-        let images = images(&lattice, &cells).len();
+        let images = lattice.images(&cells).len();
         out.undecided += play.is_none() as usize;
         out.armies.push(Counted {
             cells,
@@ -249,7 +318,7 @@ fn resumed(out: &mut CountOutcome, k: u64, resume: Option<Settled>) -> Vec<(Cell
             play: play.unwrap_or_default(),
         });
     }
-    s.done
+    (s.done, s.cases)
 }
 
 /// The armies of K men whose play ends with the last jump over `d`: the round-K program is
@@ -323,16 +392,8 @@ fn take_army(out: &mut CountOutcome, board: &Board, sol: &IpSolution, d: Cell) -
     let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
     let play = playable(board, sol, d, out.army, out.level);
     let (sym, canonical) = canonical(&lattice, &cells);
-    let images = images(&lattice, &cells);
-    let play = play.map(|p| {
-        p.into_iter()
-            .map(|s| Step {
-                from: apply(&sym, s.from),
-                over: apply(&sym, s.over),
-                to: apply(&sym, s.to),
-            })
-            .collect::<Vec<Step>>()
-    });
+    let images = lattice.images(&cells);
+    let play = play.map(|p| carried(&sym, &p));
     out.undecided += play.is_none() as usize;
     out.armies.push(Counted {
         symmetric: images.len() == 1,
@@ -342,6 +403,18 @@ fn take_army(out: &mut CountOutcome, board: &Board, sol: &IpSolution, d: Cell) -
         cells: canonical.clone(),
     });
     canonical
+}
+
+/// A play carried by a symmetry, step by step.
+fn carried(sym: &Symmetry, play: &[Step]) -> Vec<Step> {
+    let map = |c| apply(sym, c);
+    (play.iter())
+        .map(|s| Step {
+            from: map(s.from),
+            over: map(s.over),
+            to: map(s.to),
+        })
+        .collect()
 }
 
 /// The count's proof: the minimum's proof with a Count claim, the armies and their plays,
@@ -393,18 +466,6 @@ fn canonical_only(cells: &[Cell]) -> Vec<Cell> {
     v
 }
 
-/// The distinct images of a start set under the symmetries, each sorted.
-fn images(lattice: &Lattice, cells: &[Cell]) -> Vec<Vec<Cell>> {
-    let mut out: Vec<Vec<Cell>> = lattice
-        .symmetries
-        .iter()
-        .map(|s| canonical_only(&cells.iter().map(|&c| apply(s, c)).collect::<Vec<_>>()))
-        .collect();
-    out.sort();
-    out.dedup();
-    out
-}
-
 /// The smallest image of a start set, sorted, with the symmetry that gives it.
 fn canonical(lattice: &Lattice, cells: &[Cell]) -> (Symmetry, Vec<Cell>) {
     lattice
@@ -422,7 +483,7 @@ fn canonical(lattice: &Lattice, cells: &[Cell]) -> (Symmetry, Vec<Cell>) {
 
 /// No-good cuts on a start set and all its images, wherever they lie on the board.
 fn add_cuts(board: &Board, spec: &mut crate::ip::model::Spec, lattice: &Lattice, cells: &[Cell]) {
-    for image in images(lattice, cells) {
+    for image in lattice.images(cells) {
         let set: Option<Vec<usize>> = image.iter().map(|c| board.index.get(c).copied()).collect();
         if let Some(set) = set.filter(|s| s.iter().all(|&m| board.start[m]))
             && !spec.excluded.contains(&set)

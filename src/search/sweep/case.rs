@@ -85,7 +85,7 @@ impl Sweep {
         }
         let after = self
             .split_after
-            .filter(|_| split && self.jobs >= split::SPLIT_MIN_JOBS);
+            .filter(|_| split && !self.count && self.jobs >= split::SPLIT_MIN_JOBS);
         let whole_limit = after.map_or(time_limit, |a| Some(time_limit.map_or(a, |t| t.min(a))));
         let label = format!("{:?} {}", f.last_jump, c.key());
         let mut sol = self.solve_whole(&board, &spec, whole_limit, bar, &label)?;
@@ -118,6 +118,10 @@ impl Sweep {
                 verdicts,
             })));
         }
+        if self.count {
+            let program = (&board, spec, proof);
+            return self.count_case(r, program, sol, (time_limit, t0), (f, c), bar);
+        }
         r.seconds = t0.elapsed().as_secs_f64();
         let found = self.settle_case(&mut r, &board, &spec, &sol, time_limit, f, c, proof)?;
         Ok(Attempt::Done(r, found))
@@ -125,7 +129,7 @@ impl Sweep {
 
     /// A case's log line from HiGHS's verdict on the whole program.
     #[allow(clippy::too_many_arguments)]
-    fn settle_case(
+    pub(super) fn settle_case(
         &self,
         r: &mut CaseResult,
         board: &Board,
@@ -166,7 +170,7 @@ impl Sweep {
     }
 
     /// HiGHS on a whole case, stopped early once another worker finds an army.
-    fn solve_whole(
+    pub(super) fn solve_whole(
         &self,
         board: &Board,
         spec: &Spec,
@@ -272,6 +276,7 @@ pub(super) fn blank(d: Cell, c: &Case) -> CaseResult {
         ip: None,
         army: None,
         play: None,
+        counted: Vec::new(),
     }
 }
 

@@ -18,7 +18,12 @@ use std::path::{Path, PathBuf};
 impl Sweep {
     pub(super) fn log_name(&self, extra: i32) -> String {
         let dirs: Vec<Cell> = self.families.iter().map(|f| f.last_jump).collect();
-        log_name(self.army, self.level, self.men, &dirs, extra)
+        let name = log_name(self.army, self.level, self.men, &dirs, extra);
+        // A count's log beside the climb's log of the same round, which it must not replace.
+        match self.count {
+            true => name.replace("-cases.jsonl", "-count-cases.jsonl"),
+            false => name,
+        }
     }
 
     /// Where the case log of a sweep over these last jumps lies in `dir`.
@@ -40,6 +45,7 @@ impl Sweep {
             last_jumps: self.families.iter().map(|f| f.last_jump).collect(),
             extra,
             budget: cases::BUDGET,
+            count: self.count,
         }
     }
 
@@ -76,6 +82,11 @@ impl Sweep {
                 !(self.second_opinion && r.cbc.is_none())
                     && r.ip.as_ref().is_some_and(|ip| {
                         crate::ip::evidence::still_certified(self.army, self.level, ip)
+                    })
+                    && r.counted.iter().all(|(army, play)| {
+                        play.as_ref().is_none_or(|p| {
+                            verify::replay(&self.army.lattice(), self.level, army, p).is_ok()
+                        })
                     })
             }
             "feasible" => match (&r.army, &r.play) {

@@ -20,7 +20,8 @@
 //! This module holds the sweep's cases (one [`Family`] per last jump, enumerated and
 //! ordered) and what a sweep reports; solving one case is [`case`], the workers that solve
 //! them all and certify the infeasible ones are [`run`], the case log that a rerun resumes
-//! is [`log`], and a hard case split on the fly into boxes is [`split`].
+//! is [`log`], a hard case split on the fly into boxes is [`split`], and a count's case,
+//! solved until every army of it is cut off, is [`count`].
 
 use crate::error::Error;
 use crate::problem::Army;
@@ -38,6 +39,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 mod case;
+mod count;
 mod log;
 mod run;
 mod split;
@@ -94,6 +96,9 @@ pub struct Sweep {
     /// a certificate's), beside the sweep's deadline (`cases --case-time-limit`); None: only
     /// the deadline bounds them.
     pub case_time_limit: Option<f64>,
+    /// A count's sweep ([`count`]): a case's armies are cut off one by one until its
+    /// program is infeasible, instead of the first army ending the round.
+    pub count: bool,
     /// Set once a worker found an army (or failed): the other workers' HiGHS runs stop,
     /// and their cases count as not attempted (the round has its answer).
     stop: Arc<AtomicBool>,
@@ -124,6 +129,10 @@ pub struct CaseResult {
     pub army: Option<Vec<Cell>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub play: Option<Vec<Step>>,
+    /// In a count's sweep, every army the case's program admitted, in the order found, with
+    /// its verified play (None: no play found); each is cut off in `ip`'s program.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counted: Vec<(Vec<Cell>, Option<Vec<Step>>)>,
 }
 
 /// What wrote a case log. A log is reused only when its stamp equals the current one: the
@@ -137,6 +146,8 @@ pub struct Stamp {
     last_jumps: Vec<Cell>,
     extra: i32,
     budget: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    count: bool,
 }
 
 /// The first line of a case log.
@@ -275,6 +286,7 @@ impl Sweep {
             solve_open: true,
             split_after: Some(split::SPLIT_AFTER),
             case_time_limit: None,
+            count: false,
             stop: Arc::default(),
         }
     }
