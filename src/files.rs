@@ -7,6 +7,28 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Where a search keeps its case logs: `given` (the user's `--out`, kept), or a fresh
+/// directory under the system's temporary directory, removed when the second part is dropped.
+pub fn case_dir(
+    given: Option<&Path>,
+    prefix: &str,
+) -> Result<(PathBuf, Option<tempfile::TempDir>), Error> {
+    if let Some(d) = given {
+        return Ok((d.to_path_buf(), None));
+    }
+    let t = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .map_err(|e| {
+            Error::io(
+                "create a directory for case logs in",
+                std::env::temp_dir(),
+                e,
+            )
+        })?;
+    Ok((t.path().to_path_buf(), Some(t)))
+}
+
 /// Writes `bytes` to `path` whole:
 /// - a regular file (new or old) atomically: to a temporary file in the same directory
 ///   (`tempfile`), synced, then renamed into place, with the old file's permissions, or for a

@@ -269,23 +269,10 @@ type Resumed = (Vec<(Cell, Option<Final>)>, Vec<(Cell, Vec<CaseProof>)>);
 /// Where a count by cases keeps its case logs: `--out`, or a directory removed when the
 /// count ends (held by the second part); None for a count by direct programs.
 fn case_dir(run: &Run) -> Result<Option<(PathBuf, Option<tempfile::TempDir>)>, Error> {
-    if !run.by_cases {
-        return Ok(None);
+    match run.by_cases {
+        true => crate::files::case_dir(run.case_dir.as_deref(), "solarmy-count-").map(Some),
+        false => Ok(None),
     }
-    if let Some(d) = &run.case_dir {
-        return Ok(Some((d.clone(), None)));
-    }
-    let t = tempfile::Builder::new()
-        .prefix("solarmy-count-")
-        .tempdir()
-        .map_err(|e| {
-            Error::io(
-                "create a directory for case logs in",
-                std::env::temp_dir(),
-                e,
-            )
-        })?;
-    Ok(Some((t.path().to_path_buf(), Some(t))))
 }
 
 /// Takes what an earlier run of the count of `k` men settled: its armies (each play replayed

@@ -177,23 +177,7 @@ pub fn find_minimum(req: &Request) -> Result<Outcome, Error> {
     // The climb has no known end: a spinner, its message the round under way. Cleared when
     // dropped too, so that no return leaves its line above the answer.
     let progress = crate::search::progress::spinner(req.progress);
-    let (scratch, case_dir) = match &req.case_dir {
-        Some(d) => (None, d.clone()),
-        None => {
-            let t = tempfile::Builder::new()
-                .prefix("solarmy-cases-")
-                .tempdir()
-                .map_err(|e| {
-                    Error::io(
-                        "create a directory for case logs in",
-                        std::env::temp_dir(),
-                        e,
-                    )
-                })?;
-            let p = t.path().to_path_buf();
-            (Some(t), p)
-        }
-    };
+    let (case_dir, scratch) = crate::files::case_dir(req.case_dir.as_deref(), "solarmy-cases-")?;
     let mut search = Search {
         req,
         dirs,
