@@ -42,7 +42,9 @@ impl Sweep {
         while sol.status == IpStatus::Optimal {
             let (cells, play) = decided(self, board, &sol, f.last_jump);
             for image in self.army.lattice().images(&cells) {
-                if let Some(set) = fitting(board, c, &image)
+                // The army itself is always cut off, so that the loop ends.
+                let own = (image == cells).then(|| sol.start.clone());
+                if let Some(set) = own.or_else(|| fitting(board, c, &image))
                     && !spec.excluded.contains(&set)
                 {
                     spec.excluded.push(set);
