@@ -7,7 +7,8 @@
 //! again, each time with a no-good cut on every start set found so far *and all its
 //! images*, until it is
 //! infeasible. The cuts exclude only armies already counted, so an infeasible program
-//! means no army is missing for that d.
+//! means no army is missing for that d. With [`Run::by_cases`] the round of each d is
+//! counted by its exponent-profile cases instead ([`cases`]).
 //!
 //! Every start set found is decided, never assumed: it is playable when the backtracker
 //! orders the program's jumps into a play that the independent replay accepts. Otherwise
@@ -36,8 +37,8 @@ use std::time::Instant;
 
 mod cases;
 
-/// Node budget of the backtracker for one army.
-const ORDER_BUDGET: u64 = 20_000_000;
+/// Node budget of the backtracker for one army, as a count's case has it.
+const ORDER_BUDGET: u64 = crate::search::sweep::COUNT_ORDER_BUDGET;
 
 /// One minimum army, up to the problem's symmetries.
 #[derive(Clone, Debug, Serialize)]

@@ -43,6 +43,7 @@ mod count;
 mod log;
 mod run;
 mod split;
+pub use count::COUNT_ORDER_BUDGET;
 pub use split::{SPLIT_AFTER, SPLIT_MIN_JOBS};
 
 /// A case's log line and, when it has one, its army.
