@@ -347,6 +347,21 @@ pub fn order_play(
     Some((army, play))
 }
 
+/// The play of an IP solution that the backtracker orders within `budget` nodes and the
+/// independent replay accepts, if there is one.
+pub fn verified_play(
+    board: &Board,
+    sol: &solve::IpSolution,
+    d: Cell,
+    (army, level): (Army, i32),
+    budget: u64,
+) -> Option<Vec<Step>> {
+    let (cells, play) = order_play(board, sol, d, budget)?;
+    verify::replay(&army.lattice(), level, &cells, &play)
+        .ok()
+        .map(|_| play)
+}
+
 /// Orders and replays an IP solution; on success fills `out` and returns true.
 pub fn settle(
     out: &mut Outcome,

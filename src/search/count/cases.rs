@@ -6,7 +6,7 @@
 //! the direct round's with every cut, which exact certificates close more often. The
 //! round's proof is then its cases, as for a minimum.
 
-use super::{CountOutcome, Counted};
+use super::CountOutcome;
 use crate::error::Error;
 use crate::problem::geometry::Cell;
 use crate::proof::format::CaseProof;
@@ -56,27 +56,10 @@ pub(super) fn count_by_cases(
     Ok(cases)
 }
 
-/// One army a case admitted: counted once in its canonical image, playable when its play
-/// replays (an army found under two last jumps, or twice, counts once).
+/// One army a case admitted, counted once ([`super::add_army`]); playable when its play
+/// replays.
 fn take(out: &mut CountOutcome, cells: &[Cell], play: Option<&[verify::Step]>) {
     let lattice = out.army.lattice();
     let play = play.filter(|p| verify::replay(&lattice, out.level, cells, p).is_ok());
-    let (sym, canonical) = super::canonical(&lattice, cells);
-    if let Some(a) = out.armies.iter_mut().find(|a| a.cells == canonical) {
-        if let (false, Some(p)) = (a.playable, play) {
-            a.playable = true;
-            a.play = super::carried(&sym, p);
-            out.undecided -= 1;
-        }
-        return;
-    }
-    let images = lattice.images(cells).len();
-    out.undecided += play.is_none() as usize;
-    out.armies.push(Counted {
-        symmetric: images == 1,
-        images,
-        playable: play.is_some(),
-        play: play.map(|p| super::carried(&sym, p)).unwrap_or_default(),
-        cells: canonical,
-    });
+    super::add_army(out, cells, play);
 }

@@ -376,18 +376,33 @@ fn count_for(
 /// The army of an IP solution, decided (a verified play, or undecided) and kept in its
 /// canonical image, with the play carried along by the same symmetry; its cells.
 fn take_army(out: &mut CountOutcome, board: &Board, sol: &IpSolution, d: Cell) -> Vec<Cell> {
-    let lattice = out.army.lattice();
     let cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
-    let play = playable(board, sol, d, out.army, out.level);
-    let (sym, canonical) = canonical(&lattice, &cells);
-    let images = lattice.images(&cells);
-    let play = play.map(|p| carried(&sym, &p));
+    let decided = (out.army, out.level);
+    let play = crate::search::outcome::verified_play(board, sol, d, decided, ORDER_BUDGET);
+    add_army(out, &cells, play.as_deref())
+}
+
+/// An army, with its verified play or none (undecided), counted once in its canonical
+/// image, the play carried along by the same symmetry: an army met again (under another
+/// last jump, in a count by cases) only gains a play it lacked. Its canonical cells.
+fn add_army(out: &mut CountOutcome, cells: &[Cell], play: Option<&[Step]>) -> Vec<Cell> {
+    let lattice = out.army.lattice();
+    let (sym, canonical) = canonical(&lattice, cells);
+    if let Some(a) = out.armies.iter_mut().find(|a| a.cells == canonical) {
+        if let (false, Some(p)) = (a.playable, play) {
+            a.playable = true;
+            a.play = carried(&sym, p);
+            out.undecided -= 1;
+        }
+        return canonical;
+    }
+    let images = lattice.images(cells).len();
     out.undecided += play.is_none() as usize;
     out.armies.push(Counted {
-        symmetric: images.len() == 1,
-        images: images.len(),
+        symmetric: images == 1,
+        images,
         playable: play.is_some(),
-        play: play.unwrap_or_default(),
+        play: play.map(|p| carried(&sym, p)).unwrap_or_default(),
         cells: canonical.clone(),
     });
     canonical
@@ -479,12 +494,4 @@ fn add_cuts(board: &Board, spec: &mut crate::ip::model::Spec, lattice: &Lattice,
             spec.excluded.push(set);
         }
     }
-}
-
-/// A verified play of the program's solution, if the backtracker orders it.
-fn playable(board: &Board, sol: &IpSolution, d: Cell, army: Army, level: i32) -> Option<Vec<Step>> {
-    let (cells, play) = crate::search::outcome::order_play(board, sol, d, ORDER_BUDGET)?;
-    verify::replay(&army.lattice(), level, &cells, &play)
-        .ok()
-        .map(|_| play)
 }

@@ -13,7 +13,7 @@ use crate::ip::model::Spec;
 use crate::ip::solve::{IpSolution, IpStatus};
 use crate::problem::geometry::Cell;
 use crate::proof::format::IpProof;
-use crate::proof::verify::{self, Step};
+use crate::proof::verify::Step;
 use crate::reduce::board::Board;
 use crate::reduce::cases::Case;
 use crate::search::outcome;
@@ -72,11 +72,8 @@ fn decided(
 ) -> (Vec<Cell>, Option<Vec<Step>>) {
     let mut cells: Vec<Cell> = sol.start.iter().map(|&m| board.cells[m]).collect();
     cells.sort();
-    let play = outcome::order_play(board, sol, d, COUNT_ORDER_BUDGET)
-        .filter(|(army, play)| {
-            verify::replay(&sweep.army.lattice(), sweep.level, army, play).is_ok()
-        })
-        .map(|(_, play)| play);
+    let decided = (sweep.army, sweep.level);
+    let play = outcome::verified_play(board, sol, d, decided, COUNT_ORDER_BUDGET);
     (cells, play)
 }
 
